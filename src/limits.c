@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: ISC */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "limits.h"
+
+int
+limits_parse_size(const char *s, uint64_t *out)
+{
+	uint64_t v = 0, mult = 1;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p)) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (; isdigit((unsigned char)*p); p++) {
+		uint64_t d = (uint64_t)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10) {
+			errno = ERANGE;
+			return -1;
+		}
+		v = v * 10 + d;
+	}
+	switch (*p) {
+	case 'k': case 'K': mult = 1ULL << 10; p++; break;
+	case 'm': case 'M': mult = 1ULL << 20; p++; break;
+	case 'g': case 'G': mult = 1ULL << 30; p++; break;
+	default: break;
+	}
+	if (mult != 1 && (*p == 'i' || *p == 'I') && (p[1] == 'B' || p[1] == 'b'))
+		p += 2;
+	else if (*p == 'B' || *p == 'b')
+		p++;
+	if (*p != '\0') {
+		errno = EINVAL;
+		return -1;
+	}
+	if (v > UINT64_MAX / mult) {
+		errno = ERANGE;
+		return -1;
+	}
+	*out = v * mult;
+	return 0;
+}
+
+int
+limits_parse_duration(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!isdigit((unsigned char)s[0]) && s[0] != '.') {
+		errno = EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || errno != 0 || !isfinite(v)) {
+		errno = errno ? errno : EINVAL;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int
+apply_one(int resource, const struct gx_rlimit_val *v, rlim_t extra_hard)
+{
+	struct rlimit cur, want;
+
+	if (!v->set)
+		return 0;
+	if (getrlimit(resource, &cur) < 0)
+		return -1;
+	want.rlim_cur = (rlim_t)v->value;
+	want.rlim_max = (rlim_t)v->value + extra_hard;
+	if (cur.rlim_max != RLIM_INFINITY && want.rlim_max > cur.rlim_max &&
+	    geteuid() != 0) {
+		/* Cannot raise: the lower inherited hard limit binds. */
+		want.rlim_max = cur.rlim_max;
+		if (want.rlim_cur > want.rlim_max)
+			want.rlim_cur = want.rlim_max;
+	}
+	return setrlimit(resource, &want);
+}
+
+int
+limits_apply(const struct gx_limits *l, bool use_rlimit_as,
+    int *failed_resource)
+{
+	static const struct gx_rlimit_val none;
+	const struct {
+		int resource;
+		const struct gx_rlimit_val *v;
+		rlim_t extra_hard;
+	} tab[] = {
+		{ RLIMIT_CPU, &l->cpu, 1 },
+		{ RLIMIT_AS, use_rlimit_as ? &l->memory : &none, 0 },
+		{ RLIMIT_NPROC, &l->processes, 0 },
+		{ RLIMIT_NOFILE, &l->open_files, 0 },
+		{ RLIMIT_FSIZE, &l->file_size, 0 },
+		{ RLIMIT_CORE, &l->core, 0 },
+		{ RLIMIT_STACK, &l->stack, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		if (apply_one(tab[i].resource, tab[i].v, tab[i].extra_hard) < 0) {
+			*failed_resource = tab[i].resource;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const char *
+limits_resource_name(int resource)
+{
+	switch (resource) {
+	case RLIMIT_CPU: return "RLIMIT_CPU";
+	case RLIMIT_AS: return "RLIMIT_AS";
+	case RLIMIT_NPROC: return "RLIMIT_NPROC";
+	case RLIMIT_NOFILE: return "RLIMIT_NOFILE";
+	case RLIMIT_FSIZE: return "RLIMIT_FSIZE";
+	case RLIMIT_CORE: return "RLIMIT_CORE";
+	case RLIMIT_STACK: return "RLIMIT_STACK";
+	default: return "RLIMIT_?";
+	}
+}

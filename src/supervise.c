@@ -1,0 +1,1021 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The supervised run: fork, the child's fixed setup order, execve, and
+ * the parent's single poll loop (bubblewrap's monitor_child is the model).
+ *
+ * guardexec is single-threaded.  Keep it so: the child side between
+ * fork() and execve() calls only async-signal-safe functions.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "filter.h"
+#include "limits.h"
+#include "log.h"
+#include "policy.h"
+#include "supervise.h"
+#include "util.h"
+
+#ifndef SYS_landlock_restrict_self
+#define SYS_landlock_restrict_self 446
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+#define RELAY_BUF (64 * 1024)
+#define PIPE_SIZE (1024 * 1024)
+/* After the family is dead, how long a pipe may stay open with no data. */
+#define DRAIN_IDLE_MS 500
+/* How long to keep killing and reaping before giving up on leftovers. */
+#define REAP_LIMIT_MS 5000
+
+static const int relayed_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+const char *
+supervise_status_name(enum gx_status s)
+{
+	switch (s) {
+	case GX_STATUS_EXITED: return "exited";
+	case GX_STATUS_SIGNALED: return "signaled";
+	case GX_STATUS_TIMEOUT: return "timeout";
+	case GX_STATUS_EXEC_FAILED: return "exec_failed";
+	case GX_STATUS_REFUSED: return "refused";
+	}
+	return "refused";
+}
+
+int
+supervise_init(void)
+{
+	sigset_t set;
+
+	/* Orphaned descendants (setsid daemons, double forks) become ours. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		return -1;
+	/*
+	 * Not dumpable: a command running as the same user cannot ptrace us
+	 * or read /proc/<our pid>/environ (which main also wipes).
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return -1;
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	for (size_t i = 0; i < sizeof(relayed_signals) / sizeof(int); i++)
+		sigaddset(&set, relayed_signals[i]);
+	return sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/* ---- the child ---------------------------------------------------- */
+
+enum child_stage {
+	STAGE_SETSID = 1,
+	STAGE_PDEATHSIG,
+	STAGE_STDIN,
+	STAGE_STDIO,
+	STAGE_FDS,
+	STAGE_CHDIR,
+	STAGE_RLIMIT,
+	STAGE_NETNS,
+	STAGE_USER,
+	STAGE_NNP,
+	STAGE_LANDLOCK,
+	STAGE_SECCOMP,
+	STAGE_EXEC,
+};
+
+struct child_err {
+	int stage;
+	int err;
+	int arg;
+};
+
+static void __attribute__((noreturn))
+child_fail(int fd, int stage, int arg)
+{
+	struct child_err ce = { stage, errno, arg };
+	ssize_t n __attribute__((unused));
+
+	n = write(fd, &ce, sizeof(ce));
+	if (stage != STAGE_EXEC)
+		_exit(GX_EXIT_FAILURE);
+	_exit(ce.err == ENOENT ? GX_EXIT_NOTFOUND : GX_EXIT_NOEXEC);
+}
+
+/* Mark every fd from 3 up close-on-exec. */
+static int
+cloexec_from3(void)
+{
+	struct rlimit rl;
+
+	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return -1;
+	for (rlim_t fd = 3; fd < rl.rlim_cur && fd < 65536; fd++)
+		fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+/*
+ * The child's setup order is fixed; each step depends on the ones
+ * before it.  Only async-signal-safe calls from here to execve.
+ */
+static void __attribute__((noreturn))
+child_main(const struct gx_run *run, pid_t parent, int errfd, int out_w,
+    int err_w)
+{
+	sigset_t empty;
+	int fd;
+
+	/* (1) Default signal dispositions and an empty mask. */
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigemptyset(&empty);
+	sigprocmask(SIG_SETMASK, &empty, NULL);
+
+	/*
+	 * (2) A new session: its own process group and no controlling
+	 * terminal, so TIOCSTI and job-control tricks on the caller's tty
+	 * are out of reach.  Then die with guardexec; the getppid() check
+	 * closes the race with a parent that died before the prctl.
+	 */
+	if (setsid() < 0)
+		child_fail(errfd, STAGE_SETSID, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		child_fail(errfd, STAGE_PDEATHSIG, 0);
+	if (getppid() != parent)
+		_exit(GX_EXIT_FAILURE);
+
+	/* (3) stdio, then nothing else survives execve. */
+	if (run->pol->stdin_mode == GX_STDIN_NULL) {
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || dup2(fd, 0) < 0)
+			child_fail(errfd, STAGE_STDIN, 0);
+	}
+	if (dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
+		child_fail(errfd, STAGE_STDIO, 0);
+	if (cloexec_from3() < 0)
+		child_fail(errfd, STAGE_FDS, 0);
+	if (chdir(run->cwd) < 0)
+		child_fail(errfd, STAGE_CHDIR, 0);
+
+	/* (4) rlimits. */
+	{
+		int res = 0;
+
+		if (limits_apply(&run->pol->limits, run->use_rlimit_as,
+		    &res) < 0)
+			child_fail(errfd, STAGE_RLIMIT, res);
+	}
+
+	/* (5) Namespaces need privileges we are about to drop. */
+	if (run->netns && unshare(CLONE_NEWNET) < 0)
+		child_fail(errfd, STAGE_NETNS, 0);
+
+	/* (6) command.user: groups, then gid, then uid; verify each took. */
+	if (run->drop_user) {
+		uid_t r, e, s;
+
+		/* No capability can come back: bounding and ambient sets too. */
+		for (int cap = 0; cap < 64; cap++)
+			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
+			    errno != EINVAL)
+				child_fail(errfd, STAGE_USER, 2);
+		prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+		if (setgroups(run->ngroups, run->groups) < 0 ||
+		    setresgid(run->gid, run->gid, run->gid) < 0 ||
+		    setresuid(run->uid, run->uid, run->uid) < 0)
+			child_fail(errfd, STAGE_USER, 0);
+		if (getresuid(&r, &e, &s) < 0 || r != run->uid ||
+		    e != run->uid || s != run->uid || setuid(0) == 0) {
+			errno = EPERM;
+			child_fail(errfd, STAGE_USER, 1);
+		}
+	}
+
+	/* (7) no_new_privs: setuid binaries no longer raise privileges. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		child_fail(errfd, STAGE_NNP, 0);
+
+	/* (8) Landlock (needs no_new_privs when unprivileged). */
+	if (run->landlock_fd >= 0 &&
+	    syscall(SYS_landlock_restrict_self, run->landlock_fd, 0) < 0)
+		child_fail(errfd, STAGE_LANDLOCK, 0);
+
+	/* (9) seccomp, always last: after it, only allowed syscalls work. */
+	if (filter_load(run->filter) < 0)
+		child_fail(errfd, STAGE_SECCOMP, 0);
+
+	execve(run->exec_path, run->argv, run->envp);
+	child_fail(errfd, STAGE_EXEC, 0);
+}
+
+static void
+describe_child_err(const struct child_err *ce, struct gx_outcome *out)
+{
+	const char *what;
+
+	switch (ce->stage) {
+	case STAGE_SETSID: what = "setsid"; break;
+	case STAGE_PDEATHSIG: what = "prctl(PR_SET_PDEATHSIG)"; break;
+	case STAGE_STDIN: what = "opening /dev/null for stdin"; break;
+	case STAGE_STDIO: what = "setting up stdout and stderr"; break;
+	case STAGE_FDS: what = "closing inherited file descriptors"; break;
+	case STAGE_CHDIR: what = "changing to the working directory"; break;
+	case STAGE_RLIMIT: what = limits_resource_name(ce->arg); break;
+	case STAGE_NETNS: what = "unshare(CLONE_NEWNET)"; break;
+	case STAGE_USER: what = ce->arg ? "dropping privileges did not take" :
+	    "switching to command.user"; break;
+	case STAGE_NNP: what = "prctl(PR_SET_NO_NEW_PRIVS)"; break;
+	case STAGE_LANDLOCK: what = "landlock_restrict_self"; break;
+	case STAGE_SECCOMP: what = ce->err == EINVAL ?
+	    "loading the seccomp filter (EINVAL: kernel without "
+	    "CONFIG_SECCOMP_FILTER?)" : "loading the seccomp filter"; break;
+	default: what = "setup"; break;
+	}
+	snprintf(out->error, sizeof(out->error), "%s: %s", what,
+	    strerror(ce->err));
+	out->exec_errno = ce->err;
+}
+
+/* ---- the family: everything the command started -------------------- */
+
+static int
+read_ppid(pid_t pid, pid_t *ppid, char *state)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (p == NULL || sscanf(p + 1, " %c %d", state, ppid) != 2)
+		return -1;
+	return 0;
+}
+
+struct pidvec {
+	pid_t *v;
+	size_t n, cap;
+};
+
+static void
+pv_push(struct pidvec *pv, pid_t pid)
+{
+	if (pv->n == pv->cap) {
+		pv->cap = pv->cap ? pv->cap * 2 : 64;
+		pv->v = xreallocarray(pv->v, pv->cap, sizeof(*pv->v));
+	}
+	pv->v[pv->n++] = pid;
+}
+
+/* Direct children of @pid from /proc/PID/task/TID/children; -1 if absent. */
+static int
+children_of(pid_t pid, struct pidvec *out)
+{
+	char path[320], buf[4096];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (d == NULL)
+		return errno == ENOENT ? 0 : -1;
+	while ((de = readdir(d)) != NULL) {
+		size_t len = 0;
+		ssize_t n;
+		char *p, *end;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/children",
+		    (int)pid, de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			closedir(d);
+			return errno == ENOENT ? -1 : 0;
+		}
+		/* Entries are "pid " each; a short final read is fine. */
+		while (len < sizeof(buf) - 1 &&
+		    (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+			len += (size_t)n;
+		close(fd);
+		buf[len] = '\0';
+		for (p = buf; *p != '\0'; p = end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (v > 0)
+				pv_push(out, (pid_t)v);
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Fallback: every process whose ancestry leads to @self, from /proc. */
+static void
+scan_proc(pid_t self, struct pidvec *out)
+{
+	struct pidvec pids = { 0 }, ppids = { 0 };
+	struct dirent *de;
+	bool changed = true;
+	bool *mark;
+	DIR *d;
+
+	d = opendir("/proc");
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		pid_t pid, ppid;
+		char st;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		pid = (pid_t)atoi(de->d_name);
+		if (read_ppid(pid, &ppid, &st) == 0 && st != 'Z') {
+			pv_push(&pids, pid);
+			pv_push(&ppids, ppid);
+		}
+	}
+	closedir(d);
+	mark = xcalloc(pids.n + 1, sizeof(bool));
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < pids.n; i++) {
+			if (mark[i])
+				continue;
+			if (ppids.v[i] == self)
+				mark[i] = changed = true;
+			for (size_t j = 0; !mark[i] && j < pids.n; j++)
+				if (mark[j] && pids.v[j] == ppids.v[i])
+					mark[i] = changed = true;
+		}
+	}
+	for (size_t i = 0; i < pids.n; i++)
+		if (mark[i])
+			pv_push(out, pids.v[i]);
+	free(mark);
+	free(pids.v);
+	free(ppids.v);
+}
+
+/* All live descendants of @self, top-down. */
+static void
+family(pid_t self, struct pidvec *out)
+{
+	out->n = 0;
+	if (children_of(self, out) < 0) {
+		out->n = 0;
+		scan_proc(self, out);
+		return;
+	}
+	for (size_t i = 0; i < out->n && i < 1000000; i++)
+		if (children_of(out->v[i], out) < 0)
+			break;
+}
+
+/*
+ * Signal one process by pidfd after checking it is still the one we
+ * found (its parent unchanged), so a recycled pid is never hit.
+ */
+static void
+signal_one(pid_t pid, int sig)
+{
+	pid_t ppid;
+	char st;
+	int pfd;
+
+	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pfd < 0) {
+		if (errno == ENOSYS)
+			kill(pid, sig);
+		return;
+	}
+	if (read_ppid(pid, &ppid, &st) == 0 && st != 'Z')
+		syscall(SYS_pidfd_send_signal, pfd, sig, NULL, 0);
+	close(pfd);
+}
+
+/* Send @sig to the whole family once; returns how many were signalled. */
+static size_t
+signal_family(pid_t self, pid_t pgid, int sig)
+{
+	struct pidvec pv = { 0 };
+	size_t n;
+
+	if (pgid > 0)
+		kill(-pgid, sig);
+	family(self, &pv);
+	for (size_t i = 0; i < pv.n; i++) {
+		signal_one(pv.v[i], sig);
+		if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT)
+			signal_one(pv.v[i], SIGCONT);
+	}
+	n = pv.n;
+	free(pv.v);
+	return n;
+}
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+struct sink {
+	int fd;             /* where the bytes go */
+	bool own_fd;        /* fd was opened by us (non-blocking reopen) */
+	bool dead;          /* EPIPE or another error: discard */
+	char *pend;
+	size_t pend_len, pend_off, pend_cap;
+	bool last_nl;       /* last byte written was '\n' (or none yet) */
+	bool any;
+};
+
+/*
+ * A pipe at fd 1 or 2 is reopened through /proc as a separate,
+ * non-blocking open file description, so a slow reader never blocks the
+ * loop (timeouts keep firing) and the caller's description keeps its
+ * flags.  Files and terminals are written as they are.
+ */
+static void
+sink_open(struct sink *s, int fd)
+{
+	char path[64];
+	struct stat st;
+	int nfd;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->last_nl = true;
+	if (fstat(fd, &st) < 0) {
+		s->dead = true;
+		return;
+	}
+	if (!S_ISFIFO(st.st_mode))
+		return;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	nfd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (nfd >= 0) {
+		s->fd = nfd;
+		s->own_fd = true;
+	}
+}
+
+static void
+sink_flush(struct sink *s)
+{
+	while (!s->dead && s->pend_off < s->pend_len) {
+		ssize_t n = write(s->fd, s->pend + s->pend_off,
+		    s->pend_len - s->pend_off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			s->dead = true;
+			break;
+		}
+		s->pend_off += (size_t)n;
+	}
+	s->pend_off = s->pend_len = 0;
+}
+
+static void
+sink_write(struct sink *s, const char *buf, size_t n)
+{
+	if (n == 0)
+		return;
+	s->any = true;
+	s->last_nl = buf[n - 1] == '\n';
+	if (s->dead)
+		return;
+	if (s->pend_len - s->pend_off + n > s->pend_cap) {
+		size_t need = s->pend_len - s->pend_off + n;
+
+		memmove(s->pend, s->pend + s->pend_off, s->pend_len - s->pend_off);
+		s->pend_len -= s->pend_off;
+		s->pend_off = 0;
+		if (need > s->pend_cap) {
+			s->pend = xreallocarray(s->pend, need, 1);
+			s->pend_cap = need;
+		}
+	}
+	if (s->pend_off == s->pend_len)
+		s->pend_off = s->pend_len = 0;
+	memcpy(s->pend + s->pend_len, buf, n);
+	s->pend_len += n;
+	sink_flush(s);
+}
+
+static bool
+sink_busy(const struct sink *s)
+{
+	return !s->dead && s->pend_off < s->pend_len;
+}
+
+/* Block until everything pending is written (end of run). */
+static void
+sink_drain(struct sink *s)
+{
+	while (sink_busy(s)) {
+		struct pollfd p = { s->fd, POLLOUT, 0 };
+
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			break;
+		sink_flush(s);
+	}
+}
+
+struct relay {
+	const struct gx_policy *pol;
+	struct sink sink[2];        /* stdout, stderr */
+	uint64_t total;             /* bytes of both streams */
+	uint64_t head;              /* bytes passed live before the cap */
+	/* head_tail: a ring of the last (max - head) bytes, tagged. */
+	char *ring;
+	unsigned char *tag;
+	uint64_t ring_cap, ring_len, ring_pos;
+	bool truncated;
+	bool marker_done;
+	bool overflow_kill;         /* on_overflow = "kill" fired */
+};
+
+static void
+relay_init(struct relay *r, const struct gx_policy *pol)
+{
+	memset(r, 0, sizeof(*r));
+	r->pol = pol;
+	sink_open(&r->sink[0], 1);
+	sink_open(&r->sink[1], 2);
+	if (pol->max_bytes == 0)
+		return;
+	if (pol->keep == GX_KEEP_HEAD) {
+		r->head = pol->max_bytes;
+		return;
+	}
+	r->head = pol->max_bytes / 2;
+	r->ring_cap = pol->max_bytes - r->head;
+	if (r->ring_cap > 0) {
+		r->ring = xmalloc((size_t)r->ring_cap);
+		r->tag = xmalloc((size_t)r->ring_cap);
+	}
+}
+
+static void
+marker(struct relay *r, const char *text)
+{
+	struct sink *e = &r->sink[1];
+
+	if (e->any && !e->last_nl)
+		sink_write(e, "\n", 1);
+	sink_write(e, text, strlen(text));
+}
+
+static void
+ring_push(struct relay *r, int stream, const char *buf, size_t n)
+{
+	if (r->ring_cap == 0)
+		return;
+	if (n >= r->ring_cap) {
+		buf += n - r->ring_cap;
+		n = (size_t)r->ring_cap;
+	}
+	for (size_t i = 0; i < n; ) {
+		size_t chunk = (size_t)(r->ring_cap - r->ring_pos);
+
+		if (chunk > n - i)
+			chunk = n - i;
+		memcpy(r->ring + r->ring_pos, buf + i, chunk);
+		memset(r->tag + r->ring_pos, stream, chunk);
+		r->ring_pos = (r->ring_pos + chunk) % r->ring_cap;
+		i += chunk;
+	}
+	r->ring_len = r->ring_len + n > r->ring_cap ? r->ring_cap :
+	    r->ring_len + n;
+}
+
+/* Account and pass on @n bytes the command wrote to @stream (0 or 1). */
+static void
+relay_data(struct relay *r, int stream, const char *buf, size_t n)
+{
+	uint64_t max = r->pol->max_bytes;
+
+	if (max == 0) {
+		sink_write(&r->sink[stream], buf, n);
+		return;
+	}
+	if (r->total < r->head) {
+		size_t k = (size_t)(r->head - r->total < n ? r->head - r->total :
+		    n);
+
+		sink_write(&r->sink[stream], buf, k);
+		r->total += k;
+		buf += k;
+		n -= k;
+	}
+	if (n == 0)
+		return;
+	r->total += n;
+	if (r->pol->keep == GX_KEEP_HEAD_TAIL)
+		ring_push(r, stream, buf, n);
+	if (r->total > max) {
+		r->truncated = true;
+		if (r->pol->keep == GX_KEEP_HEAD && !r->marker_done) {
+			char text[96];
+
+			snprintf(text, sizeof(text), "[guardexec: output truncated "
+			    "at %llu bytes]\n", (unsigned long long)max);
+			marker(r, text);
+			r->marker_done = true;
+		}
+		if (r->pol->on_overflow == GX_OVERFLOW_KILL)
+			r->overflow_kill = true;
+	}
+}
+
+/* End of run: the omitted-bytes marker and the tail (head_tail). */
+static void
+relay_finish(struct relay *r)
+{
+	if (r->pol->keep == GX_KEEP_HEAD_TAIL && r->total > r->head) {
+		uint64_t omitted = r->total - r->head - r->ring_len;
+		uint64_t start = (r->ring_pos + r->ring_cap - r->ring_len) %
+		    (r->ring_cap ? r->ring_cap : 1);
+
+		if (omitted > 0) {
+			char text[96];
+
+			snprintf(text, sizeof(text), "[guardexec: %llu bytes "
+			    "omitted]\n", (unsigned long long)omitted);
+			marker(r, text);
+		}
+		for (uint64_t i = 0; i < r->ring_len; ) {
+			uint64_t at = (start + i) % r->ring_cap, run = 1;
+			int stream = r->tag[at];
+
+			while (i + run < r->ring_len && at + run < r->ring_cap &&
+			    r->tag[at + run] == stream)
+				run++;
+			sink_write(&r->sink[stream], r->ring + at, (size_t)run);
+			sink_drain(&r->sink[stream]);
+			i += run;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		sink_drain(&r->sink[i]);
+		if (r->sink[i].own_fd)
+			close(r->sink[i].fd);
+		free(r->sink[i].pend);
+	}
+	free(r->ring);
+	free(r->tag);
+}
+
+/* ---- the parent loop ----------------------------------------------- */
+
+static void
+set_pipe_size(int fd)
+{
+	/* Fewer wake-ups with a larger pipe; the default is fine too. */
+	if (fcntl(fd, F_SETPIPE_SZ, PIPE_SIZE) < 0)
+		(void)fcntl(fd, F_SETPIPE_SZ, 256 * 1024);
+}
+
+static void
+note_signal(struct gx_outcome *out, int sig)
+{
+	if (out->n_forwarded < GX_MAX_FORWARDED)
+		out->forwarded[out->n_forwarded++] = sig;
+}
+
+/* Reap every child that is done; note the command's own status. */
+static void
+reap(pid_t child, bool *child_done, int *child_status)
+{
+	int st;
+	pid_t p;
+
+	while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (p == child) {
+			*child_done = true;
+			*child_status = st;
+		}
+	}
+}
+
+/* Kill everything left, until no child of ours remains (bounded). */
+static bool
+kill_all_and_reap(pid_t self, pid_t pgid, pid_t child, bool *child_done,
+    int *child_status)
+{
+	double until = now_ms() + REAP_LIMIT_MS;
+
+	for (;;) {
+		siginfo_t si;
+
+		reap(child, child_done, child_status);
+		/* No child left means no descendant left: we are the subreaper. */
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 &&
+		    errno == ECHILD)
+			return true;
+		signal_family(self, pgid, SIGKILL);
+		if (now_ms() > until)
+			return false;
+		usleep(1000);
+	}
+}
+
+int
+supervise_run(const struct gx_run *run, struct gx_outcome *out)
+{
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, stp[2] = { -1, -1 };
+	int sfd = -1, child_status = 0, rc = 0;
+	pid_t self = getpid(), child;
+	struct child_err ce;
+	struct timespec mono0, mono1;
+	double deadline = 0, kill_at = 0, idle_since = 0;
+	bool child_done = false, family_dead = false, killed_overflow = false;
+	struct relay r;
+	sigset_t set;
+	char *buf;
+	ssize_t n;
+
+	memset(out, 0, sizeof(*out));
+	clock_gettime(CLOCK_REALTIME, &out->start);
+	clock_gettime(CLOCK_MONOTONIC, &mono0);
+
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
+	    pipe2(stp, O_CLOEXEC) < 0) {
+		snprintf(out->error, sizeof(out->error), "pipe: %s",
+		    strerror(errno));
+		goto refused;
+	}
+	set_pipe_size(outp[1]);
+	set_pipe_size(errp[1]);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	for (size_t i = 0; i < sizeof(relayed_signals) / sizeof(int); i++)
+		sigaddset(&set, relayed_signals[i]);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		snprintf(out->error, sizeof(out->error), "signalfd: %s",
+		    strerror(errno));
+		goto refused;
+	}
+
+	child = fork();
+	if (child < 0) {
+		snprintf(out->error, sizeof(out->error), "fork: %s",
+		    strerror(errno));
+		goto refused;
+	}
+	if (child == 0)
+		child_main(run, self, stp[1], outp[1], errp[1]);
+
+	close(stp[1]);
+	close(outp[1]);
+	close(errp[1]);
+	stp[1] = outp[1] = errp[1] = -1;
+
+	/* EOF on the status pipe: execve succeeded (it is close-on-exec). */
+	do
+		n = read(stp[0], &ce, sizeof(ce));
+	while (n < 0 && errno == EINTR);
+	close(stp[0]);
+	stp[0] = -1;
+	if (n == (ssize_t)sizeof(ce)) {
+		waitpid(child, NULL, 0);
+		close(outp[0]);
+		close(errp[0]);
+		close(sfd);
+		clock_gettime(CLOCK_REALTIME, &out->end);
+		clock_gettime(CLOCK_MONOTONIC, &mono1);
+		out->duration_ms = timespec_diff_ms(&mono0, &mono1);
+		getrusage(RUSAGE_CHILDREN, &out->ru);
+		if (ce.stage == STAGE_EXEC) {
+			out->status = GX_STATUS_EXEC_FAILED;
+			out->exit_code = ce.err == ENOENT ? GX_EXIT_NOTFOUND :
+			    GX_EXIT_NOEXEC;
+			out->exec_errno = ce.err;
+			snprintf(out->error, sizeof(out->error), "%s: %s",
+			    run->argv[0], strerror(ce.err));
+		} else {
+			describe_child_err(&ce, out);
+			out->status = GX_STATUS_REFUSED;
+			out->exit_code = GX_EXIT_FAILURE;
+		}
+		return -1;
+	}
+
+	relay_init(&r, run->pol);
+	buf = xmalloc(RELAY_BUF);
+	if (run->pol->limits.timeout > 0)
+		deadline = now_ms() + run->pol->limits.timeout * 1e3;
+
+	for (;;) {
+		struct pollfd pfd[5];
+		int np = 0, timeout_ms = -1, ix_out = -1, ix_err = -1;
+		double now = now_ms(), next = 0;
+
+		/* Timers: the wall-clock timeout, then the kill grace. */
+		if (!child_done && deadline > 0 && now >= deadline &&
+		    !out->timed_out) {
+			out->timed_out = true;
+			signal_family(self, child, SIGTERM);
+			kill_at = now + run->pol->limits.kill_grace * 1e3;
+		}
+		if (!child_done && kill_at > 0 && now >= kill_at) {
+			signal_family(self, child, SIGKILL);
+			kill_at = 0;
+		}
+		if (r.overflow_kill && !killed_overflow) {
+			killed_overflow = true;
+			signal_family(self, child, SIGKILL);
+		}
+		if (child_done && !family_dead) {
+			/* The command ended: nothing it started may stay. */
+			if (!kill_all_and_reap(self, child, child, &child_done,
+			    &child_status))
+				out->left_running = true;
+			family_dead = true;
+			idle_since = now_ms();
+		}
+		if (family_dead && outp[0] < 0 && errp[0] < 0)
+			break;
+		if (family_dead && (sink_busy(&r.sink[0]) ||
+		    sink_busy(&r.sink[1])))
+			idle_since = now_ms();  /* our reader is slow, not idle */
+
+		pfd[np++] = (struct pollfd){ sfd, POLLIN, 0 };
+		if (outp[0] >= 0 && !sink_busy(&r.sink[0])) {
+			ix_out = np;
+			pfd[np++] = (struct pollfd){ outp[0], POLLIN, 0 };
+		}
+		if (errp[0] >= 0 && !sink_busy(&r.sink[1])) {
+			ix_err = np;
+			pfd[np++] = (struct pollfd){ errp[0], POLLIN, 0 };
+		}
+		for (int i = 0; i < 2; i++)
+			if (sink_busy(&r.sink[i]))
+				pfd[np++] = (struct pollfd){ r.sink[i].fd,
+				    POLLOUT, 0 };
+
+		if (!child_done && deadline > 0 && !out->timed_out)
+			next = deadline;
+		if (!child_done && kill_at > 0)
+			next = kill_at;
+		if (family_dead)
+			next = idle_since + DRAIN_IDLE_MS;
+		if (next > 0) {
+			double d = next - now_ms();
+
+			timeout_ms = d <= 0 ? 0 : (int)d + 1;
+		}
+		if (poll(pfd, (nfds_t)np, timeout_ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno("poll");
+		}
+		if (family_dead && now_ms() >= idle_since + DRAIN_IDLE_MS) {
+			/* Someone outside the family holds the pipes. */
+			if (outp[0] >= 0)
+				close(outp[0]);
+			if (errp[0] >= 0)
+				close(errp[0]);
+			outp[0] = errp[0] = -1;
+			continue;
+		}
+		if (pfd[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if ((int)si.ssi_signo == SIGCHLD)
+					continue;
+				note_signal(out, (int)si.ssi_signo);
+				if (!child_done)
+					signal_family(self, child,
+					    (int)si.ssi_signo);
+			}
+			reap(child, &child_done, &child_status);
+		}
+		for (int i = 0; i < 2; i++)
+			sink_flush(&r.sink[i]);
+		for (int s = 0; s < 2; s++) {
+			int ix = s == 0 ? ix_out : ix_err;
+			int *fdp = s == 0 ? &outp[0] : &errp[0];
+
+			if (ix < 0 || !(pfd[ix].revents & (POLLIN | POLLHUP |
+			    POLLERR)))
+				continue;
+			n = read(*fdp, buf, RELAY_BUF);
+			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (n <= 0) {
+				close(*fdp);
+				*fdp = -1;
+				continue;
+			}
+			if (s == 0)
+				out->stdout_bytes += (uint64_t)n;
+			else
+				out->stderr_bytes += (uint64_t)n;
+			relay_data(&r, s, buf, (size_t)n);
+			if (family_dead)
+				idle_since = now_ms();
+		}
+	}
+	free(buf);
+	close(sfd);
+	relay_finish(&r);
+	/* Stragglers: anything reparented to us since. */
+	kill_all_and_reap(self, 0, child, &child_done, &child_status);
+
+	clock_gettime(CLOCK_REALTIME, &out->end);
+	clock_gettime(CLOCK_MONOTONIC, &mono1);
+	out->duration_ms = timespec_diff_ms(&mono0, &mono1);
+	getrusage(RUSAGE_CHILDREN, &out->ru);
+	out->truncated = r.truncated;
+
+	if (WIFSIGNALED(child_status))
+		out->signal = WTERMSIG(child_status);
+	if (out->timed_out) {
+		out->status = GX_STATUS_TIMEOUT;
+		out->exit_code = GX_EXIT_TIMEOUT;
+		out->limit_hit = "timeout";
+	} else if (WIFEXITED(child_status)) {
+		out->status = GX_STATUS_EXITED;
+		out->exit_code = WEXITSTATUS(child_status);
+	} else {
+		out->status = GX_STATUS_SIGNALED;
+		out->exit_code = 128 + out->signal;
+	}
+	if (out->limit_hit == NULL) {
+		if (r.overflow_kill || r.truncated)
+			out->limit_hit = "output";
+		else if (out->signal == SIGXCPU)
+			out->limit_hit = "cpu";
+		else if (out->signal == SIGXFSZ)
+			out->limit_hit = "file_size";
+	}
+	return rc;
+
+refused:
+	for (int i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+		if (stp[i] >= 0)
+			close(stp[i]);
+	}
+	if (sfd >= 0)
+		close(sfd);
+	clock_gettime(CLOCK_REALTIME, &out->end);
+	out->status = GX_STATUS_REFUSED;
+	out->exit_code = GX_EXIT_FAILURE;
+	return -1;
+}

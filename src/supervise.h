@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: ISC */
+#ifndef GX_SUPERVISE_H
+#define GX_SUPERVISE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct gx_policy;
+struct gx_filter;
+
+/* How a run ended; the names are the audit record's "status". */
+enum gx_status {
+	GX_STATUS_EXITED,
+	GX_STATUS_SIGNALED,
+	GX_STATUS_TIMEOUT,
+	GX_STATUS_EXEC_FAILED,
+	GX_STATUS_REFUSED,
+};
+
+const char *supervise_status_name(enum gx_status s);
+
+/* Everything the child needs, decided before the fork. */
+struct gx_run {
+	const struct gx_policy *pol;
+	char *const *argv;          /* as given; argv[0] is passed on */
+	const char *exec_path;      /* resolved path for execve */
+	char *const *envp;
+	const char *cwd;            /* absolute working directory */
+	const struct gx_filter *filter;
+	int landlock_fd;            /* ruleset to restrict to, or -1 */
+	bool netns;                 /* unshare(CLONE_NEWNET) in the child */
+	bool use_rlimit_as;         /* limits.memory as RLIMIT_AS */
+	bool drop_user;             /* switch to uid/gid/groups */
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;
+	size_t ngroups;
+};
+
+#define GX_MAX_FORWARDED 16
+
+struct gx_outcome {
+	enum gx_status status;
+	int exit_code;              /* guardexec's exit status */
+	int signal;                 /* signal that ended the command, or 0 */
+	bool timed_out;
+	uint64_t stdout_bytes, stderr_bytes;  /* written by the command */
+	bool truncated;
+	const char *limit_hit;      /* static string or NULL */
+	struct rusage ru;           /* of everything reaped */
+	struct timespec start, end; /* CLOCK_REALTIME */
+	double duration_ms;         /* CLOCK_MONOTONIC */
+	int forwarded[GX_MAX_FORWARDED];  /* signals received and relayed */
+	size_t n_forwarded;
+	int exec_errno;             /* exec_failed / refused: the errno */
+	char error[256];            /* refused: what failed in setup */
+	bool left_running;          /* descendants could not be reaped */
+};
+
+/*
+ * Make the calling process ready to supervise: child subreaper, not
+ * dumpable, SIGPIPE ignored, the relayed signals blocked for signalfd.
+ * Call once, before supervise_run().  Returns 0 or -1 with errno.
+ */
+int supervise_init(void);
+
+/*
+ * Run the command and supervise it until it and everything it started
+ * is gone (see guardexec(1)).  Relays output to fds 1 and 2 under the
+ * policy's cap, enforces the timeout and relays signals.  Always fills
+ * @out; returns 0, or -1 when the command could not be started (then
+ * out->status is GX_STATUS_EXEC_FAILED or GX_STATUS_REFUSED).
+ *
+ * WARNING: guardexec is single-threaded, and must stay so: the child
+ * between fork() and execve() relies on it (malloc-free, but the
+ * libc state it inherits is consistent only without other threads).
+ */
+int supervise_run(const struct gx_run *run, struct gx_outcome *out);
+
+#endif

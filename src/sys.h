@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: ISC */
+#ifndef GX_SYS_H
+#define GX_SYS_H
+
+#include <stdbool.h>
+
+/* OS helpers with side effects (minijail's util/system split). */
+
+/* Open /dev/null on any of fds 0, 1, 2 that is closed.  -1 on failure. */
+int sys_ensure_stdio(void);
+
+/*
+ * Find @cmd the way execvp(3) would, on @path (a PATH value; relative
+ * entries and commands with a slash resolve against @cwd).  Returns 0
+ * with a malloc'd absolute path in *@out, or -ENOENT (not found) or
+ * -EACCES (found, but nothing executable).
+ */
+int sys_lookup_command(const char *cmd, const char *path, const char *cwd,
+    char **out);
+
+/*
+ * Overwrite the strings of the process's own environment in place, so
+ * that /proc/<pid>/environ shows nothing of the caller's secrets.
+ */
+void sys_wipe_environ(char **env);
+
+/*
+ * The default audit log when neither -l nor audit.log names one:
+ * /var/log/guardexec/audit.log for root, else
+ * $XDG_STATE_HOME/guardexec/audit.log (or ~/.local/state/...).
+ * Returns a malloc'd path or NULL (no home).
+ */
+char *sys_default_log(void);
+
+#endif
