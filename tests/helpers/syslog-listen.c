@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * syslog-listen SOCKETPATH OUTFILE COUNT SECONDS: a stand-in syslog
+ * daemon.  Binds an AF_UNIX datagram socket at SOCKETPATH (refusing if
+ * anything exists there: it never unlinks what it did not create),
+ * prints "ready", then appends every datagram as one line to OUTFILE
+ * until COUNT arrived, SECONDS passed, or SIGTERM/SIGINT came.  Then it
+ * unlinks its socket.  Exit 0 when COUNT datagrams arrived, 1 when
+ * fewer, 2 on a usage or setup error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static long
+parse_num(const char *s, const char *what)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > INT32_MAX) {
+		fprintf(stderr, "syslog-listen: bad %s \"%s\"\n", what, s);
+		exit(2);
+	}
+	return v;
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Append one datagram as one line: trailing NULs/newlines cut, inner
+ * newlines and NULs turned into spaces. */
+static int
+append_line(int fd, char *buf, size_t n)
+{
+	size_t off = 0;
+
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] == '\n' || buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n++] = '\n';
+	while (off < n) {
+		ssize_t w = write(fd, buf + off, n - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sigaction act;
+	struct stat st;
+	static char buf[65536 + 1];
+	long count, seconds, got = 0;
+	double deadline;
+	int sock, out;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: syslog-listen SOCKETPATH OUTFILE COUNT "
+		    "SECONDS\n");
+		return 2;
+	}
+	count = parse_num(argv[3], "COUNT");
+	seconds = parse_num(argv[4], "SECONDS");
+	if (strlen(argv[1]) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "syslog-listen: %s: path too long\n", argv[1]);
+		return 2;
+	}
+	if (lstat(argv[1], &st) == 0) {
+		fprintf(stderr, "syslog-listen: %s exists; refusing to replace "
+		    "it\n", argv[1]);
+		return 2;
+	}
+	strcpy(sa.sun_path, argv[1]);
+
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = on_signal;     /* no SA_RESTART: poll returns EINTR */
+	sigemptyset(&act.sa_mask);
+	sigaction(SIGTERM, &act, NULL);
+	sigaction(SIGINT, &act, NULL);
+
+	out = open(argv[2], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (out < 0) {
+		fprintf(stderr, "syslog-listen: %s: %s\n", argv[2],
+		    strerror(errno));
+		return 2;
+	}
+	sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0) {
+		fprintf(stderr, "syslog-listen: socket: %s\n", strerror(errno));
+		return 2;
+	}
+	/* bind() fails with EADDRINUSE if something appeared meanwhile. */
+	if (bind(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		fprintf(stderr, "syslog-listen: bind %s: %s\n", argv[1],
+		    strerror(errno));
+		return 2;
+	}
+	/* Anyone may log, as with a real /dev/log. */
+	chmod(argv[1], 0666);
+	printf("ready\n");
+	fflush(stdout);
+
+	deadline = now_s() + (double)seconds;
+	while (got < count && !stop) {
+		struct pollfd p = { sock, POLLIN, 0 };
+		double left = deadline - now_s();
+		ssize_t n;
+		int r;
+
+		if (left <= 0)
+			break;
+		r = poll(&p, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, "syslog-listen: poll: %s\n",
+			    strerror(errno));
+			break;
+		}
+		if (r == 0)
+			continue;
+		n = recv(sock, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			fprintf(stderr, "syslog-listen: recv: %s\n",
+			    strerror(errno));
+			break;
+		}
+		if (append_line(out, buf, (size_t)n) < 0) {
+			fprintf(stderr, "syslog-listen: writing %s: %s\n",
+			    argv[2], strerror(errno));
+			break;
+		}
+		got++;
+	}
+	close(sock);
+	close(out);
+	unlink(argv[1]);
+	return got >= count ? 0 : 1;
+}

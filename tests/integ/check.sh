@@ -1,0 +1,38 @@
+#!/bin/bash
+# --check validates, prints the effective policy, runs nothing.
+. "$TOP_SRCDIR/tests/integ/lib.sh"
+plan 12
+
+P=$(policy chk <<'EOF2'
+version = 1;
+name = "chk";
+command: { user = "nobody"; };
+env: { allow = [ "LANG" ]; set = { PATH = "/usr/bin:/bin"; }; };
+syscalls: { allow = [ "@default", "ptrace" ]; deny = [ "ptrace" ]; };
+advisory: { warn = ( { match = "touch"; reason = "touches"; } ); };
+audit: { sync = false; };
+EOF2
+)
+"$GUARDEXEC" -p "$P" --check > "$T/out" 2> "$T/err"
+is "--check exits 0" "$?" 0
+like "prints the effective policy" "$(cat "$T/out")" '^name = "chk";$'
+like "prints the expanded allowlist" "$(cat "$T/out")" 'allow = \[ .*"execve"'
+unlike "deny wins: ptrace is not in the allowlist" "$(grep 'allow =' "$T/out" | grep -v env)" '"ptrace"'
+
+export SECRET_TOKEN=abc LANG=C
+"$GUARDEXEC" -p "$P" --check -- touch "$T/ran" > "$T/out" 2> "$T/err"
+is "--check with a command exits 0" "$?" 0
+check "--check runs nothing" test ! -e "$T/ran"
+like "shows the resolved path" "$(cat "$T/out")" '^# resolved: /(usr/)?bin/touch$'
+like "shows the names that would pass" "$(cat "$T/out")" '^# env passed: LANG PATH$'
+like "shows the advisory match" "$(cat "$T/out")" '^# advisory \(not enforced\): touch: touches$'
+"$GUARDEXEC" -p "$P" --check > "$T/eff.cfg" 2>/dev/null
+"$GUARDEXEC" -p "$T/eff.cfg" --check > /dev/null 2>&1
+is "the printed policy is itself a valid policy" "$?" 0
+
+printf 'version = 1;\nname = "x";\nlimits: { memory = "lots"; };\n' > "$T/bad.cfg"
+(cd "$T" && "$GUARDEXEC" -p bad.cfg --check > "$T/out" 2> "$T/err")
+is "--check on a bad policy: 125" "$?" 125
+is "the error names file, line and key" "$(cat "$T/err")" \
+	'guardexec: bad.cfg:3: limits.memory: expected a size like "512M", got "lots"'
+finish

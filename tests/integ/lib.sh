@@ -1,0 +1,147 @@
+# shellcheck shell=bash
+# Shared TAP helpers for the integration tests (bubblewrap's libtest.sh
+# is the model).  Each test script sources this, calls plan N, and uses
+# ok / not_ok / skip / is / like.  A temporary directory $T is removed on
+# exit, and every process the test started by pid (track_pid) is killed.
+set -u
+
+: "${GUARDEXEC:?GUARDEXEC must point to the built binary}"
+: "${HELPERS:?HELPERS must point to tests/helpers}"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/guardexec-test.XXXXXX")
+chmod 755 "$T"
+_tap_n=0
+_tap_failed=0
+_tracked=""
+
+cleanup() {
+	for p in $_tracked; do
+		kill -9 "$p" 2>/dev/null || true
+	done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+plan() { echo "1..$1"; }
+ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
+not_ok() {
+	_tap_n=$((_tap_n + 1)); _tap_failed=1
+	echo "not ok $_tap_n - $*"
+}
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+diag() { echo "# $*"; }
+
+# check DESC CMD...: ok when CMD succeeds.
+check() {
+	local desc=$1; shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+# is DESC GOT WANT
+is() {
+	if [ "$2" = "$3" ]; then ok "$1"; else
+		not_ok "$1"; diag "got:  '$2'"; diag "want: '$3'"; fi
+}
+# like DESC TEXT REGEX (grep -E)
+like() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then ok "$1"; else
+		not_ok "$1"; diag "text: '$(printf '%s' "$2" | head -c 600)'"
+		diag "does not match: $3"; fi
+}
+unlike() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		not_ok "$1"; diag "text: '$(printf '%s' "$2" | head -c 600)'"
+		diag "matches: $3"; else ok "$1"; fi
+}
+
+track_pid() { _tracked="$_tracked $*"; }
+
+# count_cmdline WORD: live processes whose command line contains WORD.
+count_cmdline() {
+	local n=0 f
+	for f in /proc/[0-9]*/cmdline; do
+		if tr '\0' ' ' < "$f" 2>/dev/null | grep -q -- "$1"; then
+			n=$((n + 1))
+		fi
+	done
+	echo "$n"
+}
+
+# alive PID: true when PID exists and is not a zombie.
+alive() {
+	local st
+	[ -r "/proc/$1/stat" ] || return 1
+	st=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# wait_for COND_CMD...: poll up to 10 s for a condition (not a timing test).
+wait_for() {
+	local i
+	for i in $(seq 1 200); do
+		if "$@"; then return 0; fi
+		sleep 0.05
+	done
+	return 1
+}
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# A policy file: policy NAME <<EOF ... EOF; prints its path.
+# Every test policy logs to $T/audit.log without fsync unless it says so.
+policy() {
+	local f="$T/$1.cfg"
+	cat > "$f"
+	chmod 644 "$f"
+	echo "$f"
+}
+
+# run_gx ARGS...: runs guardexec with -r $T/result.json -l $T/audit.log,
+# sets $rc, $out (stdout), $err (stderr), $rec (the record line).
+run_gx() {
+	rm -f "$T/result.json"
+	"$GUARDEXEC" -l "$T/audit.log" -r "$T/result.json" "$@" \
+		> "$T/stdout" 2> "$T/stderr"
+	rc=$?
+	out=$(cat "$T/stdout")
+	err=$(cat "$T/stderr")
+	rec=$(cat "$T/result.json" 2>/dev/null || true)
+}
+
+# field NAME [RECORD]: a top-level scalar of the compact JSON record.
+field() {
+	printf '%s\n' "${2:-$rec}" | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | head -n 1
+}
+
+# A user for the unprivileged runs, and a command prefix to become it.
+# Sets $AS_USER ("" when not possible) and $UNPRIV_REASON.
+unpriv_setup() {
+	AS_USER=""
+	UNPRIV_REASON=""
+	if ! is_root; then
+		AS_USER=" "   # already unprivileged: run directly
+		return 0
+	fi
+	if ! command -v setpriv >/dev/null 2>&1; then
+		UNPRIV_REASON="setpriv (util-linux) is not installed"
+		return 1
+	fi
+	# nobody must be able to reach the binary and the test directory.
+	if ! setpriv --reuid=65534 --regid=65534 --clear-groups \
+		test -x "$GUARDEXEC" 2>/dev/null; then
+		UNPRIV_REASON="uid 65534 cannot execute $GUARDEXEC (a parent directory is not searchable)"
+		return 1
+	fi
+	AS_USER="setpriv --reuid=65534 --regid=65534 --clear-groups --"
+	chmod 1777 "$T"
+	return 0
+}
+
+# Runs "$@" as the unprivileged user (see unpriv_setup).
+as_user() {
+	if [ "$AS_USER" = " " ]; then "$@"; else $AS_USER env HOME=/nonexistent "$@"; fi
+}
+
+finish() {
+	exit "$_tap_failed"
+}

@@ -1,0 +1,53 @@
+#!/bin/bash
+# Guarantee 3: SIGINT, SIGTERM and SIGHUP sent to guardexec reach the
+# whole command and are recorded; if guardexec is killed, the command
+# dies with it.
+. "$TOP_SRCDIR/tests/integ/lib.sh"
+plan 10
+
+P=$(policy signals <<'EOF2'
+version = 1;
+name = "signals";
+limits: { timeout = 60; kill_grace = 1; };
+audit: { sync = false; };
+EOF2
+)
+
+for sig in TERM INT HUP; do
+	rm -f "$T/sig.txt" "$T/result.json"
+	"$GUARDEXEC" -l "$T/audit.log" -r "$T/result.json" -p "$P" -- \
+		"$HELPERS/report-signals" "$T/sig.txt" -c > /dev/null 2>&1 &
+	g=$!
+	track_pid "$g"
+	wait_for sh -c "[ \$(grep -c ready $T/sig.txt 2>/dev/null) = 2 ]"
+	kill -s "$sig" "$g"
+	wait "$g"
+	rc=$?
+	rec=$(cat "$T/result.json" 2>/dev/null)
+	n=$(grep -c "SIG$sig" "$T/sig.txt" 2>/dev/null)
+	if [ "$sig" = TERM ]; then
+		is "SIG$sig reaches the command and its setsid child" "$n" 2
+		like "SIG$sig is recorded" "$rec" "\"signals_received\":\\[\"SIG$sig\"\\]"
+		is "the command's own exit status (0) is returned" "$rc" 0
+	else
+		is "SIG$sig reaches the command and its setsid child" "$n" 2
+		like "SIG$sig is recorded" "$rec" "\"signals_received\":\\[\"SIG$sig\"\\]"
+	fi
+done
+
+# guardexec SIGKILLed: the command dies too (PR_SET_PDEATHSIG).
+"$GUARDEXEC" -l "$T/audit.log" -p "$P" -- "$HELPERS/spin-until-killed" -i "$T/orphan.pid" > /dev/null 2>&1 &
+g=$!
+track_pid "$g"
+wait_for test -s "$T/orphan.pid"
+o=$(cat "$T/orphan.pid")
+track_pid "$o"
+kill -9 "$g"
+wait "$g" 2>/dev/null
+check "guardexec SIGKILLed: the command dies with it" wait_for sh -c "! test -d /proc/$o || grep -q '^State:.*Z' /proc/$o/status"
+
+# A signal to the command itself (not through guardexec) is its own.
+run_gx -p "$P" -- sh -c 'kill -TERM $$'
+is "a command killing itself with SIGTERM: 143, not 124" "$rc" 143
+unlike "and no signal is recorded as received" "$rec" 'signals_received'
+finish

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Guarantee 2: a timeout sends SIGTERM to everything, then SIGKILL after
+# kill_grace; a command that ignores SIGTERM still dies.
+. "$TOP_SRCDIR/tests/integ/lib.sh"
+plan 9
+
+P=$(policy timeout <<'EOF2'
+version = 1;
+name = "timeout";
+limits: { timeout = 0.5; kill_grace = 0.5; };
+audit: { sync = false; };
+EOF2
+)
+
+run_gx -p "$P" -- "$HELPERS/spin-until-killed" -i "$T/spin.pid"
+s=$(cat "$T/spin.pid" 2>/dev/null || echo 0)
+track_pid "$s"
+is "a SIGTERM-ignoring command: exit 124" "$rc" 124
+check "it is dead" sh -c "! test -d /proc/$s"
+is "record: status timeout" "$(field status)" '"timeout"'
+is "record: timed_out, limit_hit timeout" "$(field timed_out) $(field limit_hit)" 'true "timeout"'
+is "record: it was killed by SIGKILL" "$(field signal)" 9
+
+# A family: a setsid child that ignores SIGTERM, under a parent that
+# handles it.
+run_gx -p "$P" -- sh -c "setsid $HELPERS/spin-until-killed -i $T/kid.pid & exec $HELPERS/spin-until-killed $T/parent.pid"
+k=$(cat "$T/kid.pid" 2>/dev/null || echo 0)
+track_pid "$k"
+is "family under timeout: 124" "$rc" 124
+check "the SIGTERM-ignoring setsid child is dead" sh -c "test $k != 0 && ! test -d /proc/$k"
+is "the parent ended by SIGTERM" "$(field signal)" 15
+
+# timeout = 0 means none.
+P0=$(policy notimeout <<'EOF2'
+version = 1;
+name = "notimeout";
+limits: { timeout = 0; };
+audit: { sync = false; };
+EOF2
+)
+run_gx -p "$P0" -- sh -c 'sleep 1; exit 5'
+is "timeout 0: no timeout" "$rc" 5
+finish
