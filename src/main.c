@@ -272,6 +272,22 @@ print_check(struct state *st, int lookup_rc)
 		die_errno("writing to stdout");
 }
 
+static void
+state_free(struct state *st)
+{
+	sandbox_free(&st->sb);
+	audit_log_close(&st->log);
+	free(st->adv);
+	free(st->exec_path);
+	free(st->cwd);
+	if (st->have_env)
+		env_free(&st->env);
+	if (st->have_policy)
+		policy_free(&st->pol);
+	if (st->result_fd >= 0)
+		close(st->result_fd);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -288,6 +304,7 @@ main(int argc, char **argv)
 	st.log.fd = -1;
 	if (cli_parse(argc, argv, &st.opts, &d) < 0) {
 		diag_print(&d);
+		diag_free(&d);
 		fputs(cli_usage, stderr);
 		return GX_EXIT_FAILURE;
 	}
@@ -332,6 +349,7 @@ main(int argc, char **argv)
 			warnx_gx("warning: running as root with no command.user: "
 			    "root inside the sandbox is still root");
 		print_check(&st, lookup_rc);
+		state_free(&st);
 		return 0;
 	}
 
@@ -350,6 +368,7 @@ main(int argc, char **argv)
 		    "command not found");
 		warnx_gx("%s", o.error);
 		emit(&st, &o, o.error);
+		state_free(&st);
 		return o.exit_code;
 	}
 	if (sandbox_prepare(&st.pol, st.cwd, &st.sb, &d) < 0)
@@ -395,14 +414,6 @@ main(int argc, char **argv)
 	emit(&st, &out, out.error[0] ? out.error : NULL);
 
 	filter_free(&filter);
-	sandbox_free(&st.sb);
-	audit_log_close(&st.log);
-	free(st.adv);
-	free(st.exec_path);
-	free(st.cwd);
-	env_free(&st.env);
-	policy_free(&st.pol);
-	if (st.result_fd >= 0)
-		close(st.result_fd);
+	state_free(&st);
 	return out.exit_code;
 }

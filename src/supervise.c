@@ -524,6 +524,13 @@ sink_flush(struct sink *s)
 	s->pend_off = s->pend_len = 0;
 }
 
+static bool
+sink_busy(const struct sink *s)
+{
+	return !s->dead && s->pend_off < s->pend_len;
+}
+
+/* Write what can be written now; queue the rest (at most one read). */
 static void
 sink_write(struct sink *s, const char *buf, size_t n)
 {
@@ -533,28 +540,37 @@ sink_write(struct sink *s, const char *buf, size_t n)
 	s->last_nl = buf[n - 1] == '\n';
 	if (s->dead)
 		return;
-	if (s->pend_len - s->pend_off + n > s->pend_cap) {
-		size_t need = s->pend_len - s->pend_off + n;
+	if (!sink_busy(s)) {
+		s->pend_off = s->pend_len = 0;
+		while (n > 0) {
+			ssize_t w = write(s->fd, buf, n);
 
-		memmove(s->pend, s->pend + s->pend_off, s->pend_len - s->pend_off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0 && errno == EAGAIN)
+				break;
+			if (w <= 0) {
+				s->dead = true;
+				return;
+			}
+			buf += w;
+			n -= (size_t)w;
+		}
+		if (n == 0)
+			return;
+	}
+	if (s->pend_off > 0) {
+		memmove(s->pend, s->pend + s->pend_off,
+		    s->pend_len - s->pend_off);
 		s->pend_len -= s->pend_off;
 		s->pend_off = 0;
-		if (need > s->pend_cap) {
-			s->pend = xreallocarray(s->pend, need, 1);
-			s->pend_cap = need;
-		}
 	}
-	if (s->pend_off == s->pend_len)
-		s->pend_off = s->pend_len = 0;
+	if (s->pend_len + n > s->pend_cap) {
+		s->pend = xreallocarray(s->pend, s->pend_len + n, 1);
+		s->pend_cap = s->pend_len + n;
+	}
 	memcpy(s->pend + s->pend_len, buf, n);
 	s->pend_len += n;
-	sink_flush(s);
-}
-
-static bool
-sink_busy(const struct sink *s)
-{
-	return !s->dead && s->pend_off < s->pend_len;
 }
 
 /* Block until everything pending is written (end of run). */
