@@ -206,16 +206,34 @@ audit_build(const struct gx_record_in *in)
 	set(rec, "truncated", json_boolean(o && o->truncated));
 
 	j = xjson(json_object());
-	if (in->pol != NULL && in->pol->has_syscalls) {
+	if (in->learn) {
+		set(j, "action", json_string("learn"));
+	} else if (in->pol != NULL && in->pol->has_syscalls) {
 		static const char *const act[] = { "errno", "kill", "log" };
 
 		set(j, "action", json_string(act[in->pol->default_action]));
 	} else {
 		set(j, "action", json_null());
 	}
-	set(j, "denied", json_array());
-	set(j, "reporting", json_string(in->pol && in->pol->has_syscalls ?
-	    "none" : "off"));
+	{
+		json_t *list = xjson(json_array());
+
+		for (size_t i = 0; o != NULL && i < o->n_denied; i++) {
+			json_t *d = xjson(json_object());
+
+			set(d, "syscall", json_string(o->denied[i].name));
+			set(d, "count", json_integer((json_int_t)
+			    o->denied[i].count));
+			json_array_append_new(list, d);
+		}
+		set(j, in->learn ? "used" : "denied", list);
+		if (in->learn)
+			set(j, "denied", json_array());
+	}
+	set(j, "reporting", json_string(o != NULL && o->reporting[0] ?
+	    o->reporting : "off"));
+	if (o != NULL && o->denied_overflow)
+		set(j, "denied_truncated", json_true());
 	set(rec, "seccomp", j);
 
 	j = xjson(json_object());
@@ -266,7 +284,7 @@ audit_format(json_t *rec, const char *prev)
 
 	json_object_del(rec, "hash");
 	set(rec, "prev", json_string(prev));
-	text = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	text = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	if (text == NULL)
 		die("out of memory (json)");
 	n = strlen(text);
@@ -539,7 +557,7 @@ audit_compact(json_t *rec, size_t max)
 	char *text;
 
 	for (size_t i = 0; ; i++) {
-		text = json_dumps(c, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		text = json_dumps(c, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 		if (text == NULL)
 			die("out of memory (json)");
 		if (strlen(text) <= max || i == sizeof(steps) / sizeof(steps[0]))
@@ -570,7 +588,7 @@ audit_compact(json_t *rec, size_t max)
 				json_object_set(m, keep[i], v);
 		}
 		set(m, "compacted", json_true());
-		text = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		text = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 		json_decref(m);
 		if (text == NULL)
 			die("out of memory (json)");

@@ -41,6 +41,7 @@ struct gx_record_in {
 	const char *isolation_fs, *isolation_net, *isolation_cgroup,
 	    *isolation_user;
 	bool policy_writable;
+	bool learn;                         /* --learn run */
 };
 
 /*

@@ -14,6 +14,7 @@
 
 #include "filter.h"
 #include "policy.h"
+#include "log.h"
 #include "util.h"
 
 /*
@@ -269,10 +270,15 @@ build_guard(bool net_seccomp, struct sock_fprog *prog, struct gx_diag *diag)
 	return 0;
 }
 
+enum variant { V_PLAIN, V_NOTIFY, V_LEARN };
+
 static int
-build_policy(const struct gx_policy *pol, struct sock_fprog *prog,
-    struct gx_diag *diag)
+build_policy(const struct gx_policy *pol, enum variant v,
+    struct sock_fprog *prog, struct gx_diag *diag)
 {
+	static const char *const none[] = { NULL };
+	char *const *allow = pol->has_syscalls ? pol->sys_allow :
+	    (char *const *)none;
 	uint32_t def;
 	scmp_filter_ctx ctx;
 	int rc = 0, nr;
@@ -283,6 +289,8 @@ build_policy(const struct gx_policy *pol, struct sock_fprog *prog,
 	case GX_ACTION_ERRNO: /* FALLTHROUGH */
 	default: def = SCMP_ACT_ERRNO((uint32_t)pol->sys_errno); break;
 	}
+	if (v != V_PLAIN)
+		def = SCMP_ACT_NOTIFY;
 	ctx = seccomp_init(def);
 	if (ctx == NULL) {
 		diag_add(diag, "seccomp_init failed");
@@ -298,21 +306,22 @@ build_policy(const struct gx_policy *pol, struct sock_fprog *prog,
 		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
 	if (rc == 0)
 		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
-	for (size_t i = 0; rc == 0 && pol->sys_allow[i] != NULL; i++) {
-		nr = seccomp_syscall_resolve_name(pol->sys_allow[i]);
+	for (size_t i = 0; rc == 0 && allow[i] != NULL; i++) {
+		nr = seccomp_syscall_resolve_name(allow[i]);
 		if (nr == __NR_SCMP_ERROR)
 			continue;
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
 	}
 	/* A process must always be able to end. */
-	if (rc == 0 && !strv_contains(pol->sys_allow, "exit"))
+	if (rc == 0 && !strv_contains(allow, "exit"))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit), 0);
-	if (rc == 0 && !strv_contains(pol->sys_allow, "exit_group"))
+	if (rc == 0 && !strv_contains(allow, "exit_group"))
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit_group),
 		    0);
-	for (size_t i = 0; rc == 0 && pol->default_action != GX_ACTION_LOG &&
+	for (size_t i = 0; rc == 0 && v != V_LEARN &&
+	    pol->default_action != GX_ACTION_LOG &&
 	    enosys_names[i] != NULL; i++) {
-		if (strv_contains(pol->sys_allow, enosys_names[i]) ||
+		if (strv_contains(allow, enosys_names[i]) ||
 		    strv_contains(pol->sys_deny, enosys_names[i]))
 			continue;
 		nr = seccomp_syscall_resolve_name(enosys_names[i]);
@@ -331,29 +340,61 @@ build_policy(const struct gx_policy *pol, struct sock_fprog *prog,
 }
 
 int
-filter_build(const struct gx_policy *pol, bool net_seccomp,
+filter_build(const struct gx_policy *pol, bool net_seccomp, bool learn,
     struct gx_filter *f, struct gx_diag *diag)
 {
 	memset(f, 0, sizeof(*f));
 	if (build_guard(net_seccomp, &f->guard, diag) < 0)
 		return -1;
-	if (pol->has_syscalls && build_policy(pol, &f->policy, diag) < 0) {
-		filter_free(f);
-		return -1;
+	if (learn) {
+		if (build_policy(pol, V_LEARN, &f->notify, diag) < 0)
+			goto fail;
+		return 0;
 	}
+	if (!pol->has_syscalls)
+		return 0;
+	if (build_policy(pol, V_PLAIN, &f->policy, diag) < 0 ||
+	    build_policy(pol, V_NOTIFY, &f->notify, diag) < 0)
+		goto fail;
 	return 0;
+fail:
+	filter_free(f);
+	return -1;
 }
 
 int
-filter_load(const struct gx_filter *f)
+filter_load_guard(const struct gx_filter *f)
 {
 	if (f->guard.len > 0 && syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 	    0, &f->guard) < 0)
 		return -1;
+	return 0;
+}
+
+int
+filter_load_notify(const struct gx_filter *f)
+{
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	    SECCOMP_FILTER_FLAG_NEW_LISTENER, &f->notify);
+}
+
+int
+filter_load_plain(const struct gx_filter *f)
+{
 	if (f->policy.len > 0 && syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 	    0, &f->policy) < 0)
 		return -1;
 	return 0;
+}
+
+char *
+filter_syscall_name(uint32_t arch, int nr)
+{
+	char *name = seccomp_syscall_resolve_num_arch(arch, nr);
+
+	if (name == NULL)
+		name = xasprintf("nr-%d", nr);
+	return name;
 }
 
 void
@@ -361,5 +402,6 @@ filter_free(struct gx_filter *f)
 {
 	free(f->guard.filter);
 	free(f->policy.filter);
+	free(f->notify.filter);
 	memset(f, 0, sizeof(*f));
 }

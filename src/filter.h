@@ -4,6 +4,7 @@
 
 #include <linux/filter.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "log.h"
 
@@ -20,12 +21,26 @@ struct gx_policy;
  *    socket() for any family but AF_UNIX and io_uring_setup are refused;
  *  - the policy filter (only with a syscalls group): default deny, other
  *    ABIs (i386, x32) kill the process, ENOSYS for the fallback-probed
- *    syscalls that are not allowed.
+ *    syscalls that are not allowed.  It comes in two variants: "notify",
+ *    where every syscall outside the allowlist goes to guardexec's
+ *    listener (SECCOMP_RET_USER_NOTIF) so denials are counted by name,
+ *    and "plain", where the kernel applies the action itself (used when
+ *    no listener can be had, e.g. guardexec nested in guardexec).
+ *  - in learn mode the notify variant sends everything outside the
+ *    allowlist to the listener, which lets it through and records it.
  */
 struct gx_filter {
 	struct sock_fprog guard;
-	struct sock_fprog policy;   /* .len == 0: no policy filter */
+	struct sock_fprog policy;   /* plain; .len == 0: no policy filter */
+	struct sock_fprog notify;   /* notify/learn variant; may be empty */
 };
+
+/*
+ * A syscall number no architecture uses: the child calls it once after
+ * loading the notify filter and blocks there until guardexec has taken
+ * the listener (see supervise.c).
+ */
+#define GX_MARKER_SYSCALL 1023
 
 /* Members of the group @name ("@default"); NULL when no such group. */
 const char *const *filter_group(const char *name);
@@ -44,14 +59,24 @@ int filter_resolve(const char *name);
  * Build both programs for @pol.  @net_seccomp adds the socket guard.
  * Returns 0, or -1 with a message in @diag.  @f owns its memory.
  */
-int filter_build(const struct gx_policy *pol, bool net_seccomp,
+int filter_build(const struct gx_policy *pol, bool net_seccomp, bool learn,
     struct gx_filter *f, struct gx_diag *diag);
 
+/* Load the guard program (child side, async-signal-safe).  0 or -1. */
+int filter_load_guard(const struct gx_filter *f);
+
 /*
- * Load the programs (child side, async-signal-safe).  Requires
- * no_new_privs.  Returns 0 or -1 with errno.
+ * Load the notify variant with a new listener (child side).  Returns the
+ * listener fd, or -1 with errno (EBUSY: a listener exists already up the
+ * filter stack).
  */
-int filter_load(const struct gx_filter *f);
+int filter_load_notify(const struct gx_filter *f);
+
+/* Load the plain variant (child side).  0 or -1 with errno. */
+int filter_load_plain(const struct gx_filter *f);
+
+/* Name of syscall @nr of the audit @arch (malloc'd) or "nr-N". */
+char *filter_syscall_name(uint32_t arch, int nr);
 
 void filter_free(struct gx_filter *f);
 

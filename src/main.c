@@ -76,6 +76,7 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 		.isolation_cgroup = NULL,
 		.isolation_user = st->sb.user_desc,
 		.policy_writable = st->policy_writable,
+		.learn = st->opts.learn != NULL,
 	};
 	struct gx_diag d = { 0 };
 	char *line = NULL;
@@ -272,6 +273,26 @@ print_check(struct state *st, int lookup_rc)
 		die_errno("writing to stdout");
 }
 
+/* --learn: the input policy with what the run used added. */
+static void
+write_learned(struct state *st, const struct gx_outcome *out)
+{
+	struct gx_diag d = { 0 };
+	char **used = NULL;
+
+	for (size_t i = 0; i < out->n_denied; i++)
+		if (filter_resolve(out->denied[i].name) >= 0)
+			used = strv_append(used, out->denied[i].name);
+	if (policy_write_learned(&st->pol, used, st->opts.learn, &d) < 0) {
+		diag_print(&d);
+		diag_free(&d);
+	} else if (!st->opts.quiet) {
+		warnx_gx("learned %zu syscalls; wrote %s", strv_len(used),
+		    st->opts.learn);
+	}
+	strv_free(used);
+}
+
 static void
 state_free(struct state *st)
 {
@@ -316,12 +337,6 @@ main(int argc, char **argv)
 		printf("guardexec %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if (st.opts.learn != NULL) {
-		diag_add(&d, "--learn: not available in this build yet "
-		    "(see guardexec(1), BUGS)");
-		refuse(&st, &d);
-	}
-
 	if (policy_load(st.opts.policy, geteuid() == 0, &st.pol, &d) < 0) {
 		if (!st.opts.check)
 			open_result(&st, &(struct gx_diag){ 0 });
@@ -373,7 +388,8 @@ main(int argc, char **argv)
 	}
 	if (sandbox_prepare(&st.pol, st.cwd, &st.sb, &d) < 0)
 		refuse(&st, &d);
-	if (filter_build(&st.pol, st.sb.net_seccomp, &filter, &d) < 0)
+	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
+	    &filter, &d) < 0)
 		refuse(&st, &d);
 	for (size_t i = 0; !st.opts.quiet && st.adv[i] != NULL; i++)
 		warnx_gx("advisory (not enforced): %s: %s",
@@ -395,6 +411,7 @@ main(int argc, char **argv)
 		.filter = &filter,
 		.landlock_fd = st.sb.landlock_fd,
 		.netns = st.sb.netns,
+		.learn = st.opts.learn != NULL,
 		.use_rlimit_as = st.pol.limits.memory.set,
 		.drop_user = st.sb.drop_user,
 		.uid = st.sb.uid,
@@ -411,7 +428,12 @@ main(int argc, char **argv)
 	if (out.left_running)
 		warnx_gx("warning: some processes of the command could not be "
 		    "killed");
+	for (size_t i = 0; !st.opts.quiet && !run.learn && i < out.n_denied; i++)
+		warnx_gx("denied: %s (x%lu)", out.denied[i].name,
+		    out.denied[i].count);
 	emit(&st, &out, out.error[0] ? out.error : NULL);
+	if (run.learn && out.status != GX_STATUS_REFUSED)
+		write_learned(&st, &out);
 
 	filter_free(&filter);
 	state_free(&st);

@@ -111,6 +111,16 @@ void policy_print(const struct gx_policy *pol, FILE *out,
 const struct gx_advisory_rule **advisory_match(const struct gx_policy *pol,
     char *const *argv);
 
+/*
+ * --learn: write to @out_path the policy @pol was loaded from, with
+ * syscalls.allow replaced by the sorted union of its list as written and
+ * @used, and every relative path made absolute (so the new file works
+ * from any directory).  Comments are not kept.  Returns 0, or -1 with a
+ * message in @diag.
+ */
+int policy_write_learned(const struct gx_policy *pol, char *const *used,
+    const char *out_path, struct gx_diag *diag);
+
 /* Map a syslog facility name ("authpriv", "local0"...) to LOG_*; -1. */
 int policy_facility_from_name(const char *name);
 

@@ -26,6 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <seccomp.h>
+
 #include "filter.h"
 #include "limits.h"
 #include "log.h"
@@ -41,6 +43,9 @@
 #endif
 #ifndef SYS_pidfd_send_signal
 #define SYS_pidfd_send_signal 424
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
 #endif
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -106,13 +111,34 @@ enum child_stage {
 	STAGE_LANDLOCK,
 	STAGE_SECCOMP,
 	STAGE_EXEC,
+	/* Not failures: the listener handshake (see bootstrap()). */
+	STAGE_LISTENER_READY = 100,
+	STAGE_LISTENER_FALLBACK,
 };
+
+/*
+ * The child moves the status pipe to fd 3 and closes everything above
+ * it before loading the notify filter, so the listener is always fd 4:
+ * guardexec takes it with pidfd_getfd() while the child waits in the
+ * marker syscall.
+ */
+#define STATUS_FD 3
+#define LISTENER_FD 4
 
 struct child_err {
 	int stage;
 	int err;
 	int arg;
 };
+
+static void
+child_say(int fd, int stage, int err)
+{
+	struct child_err ce = { stage, err, 0 };
+	ssize_t n __attribute__((unused));
+
+	n = write(fd, &ce, sizeof(ce));
+}
 
 static void __attribute__((noreturn))
 child_fail(int fd, int stage, int arg)
@@ -146,8 +172,8 @@ cloexec_from3(void)
  * before it.  Only async-signal-safe calls from here to execve.
  */
 static void __attribute__((noreturn))
-child_main(const struct gx_run *run, pid_t parent, int errfd, int out_w,
-    int err_w)
+child_main(const struct gx_run *run, bool plain, pid_t parent, int errfd,
+    int out_w, int err_w)
 {
 	sigset_t empty;
 	int fd;
@@ -171,6 +197,8 @@ child_main(const struct gx_run *run, pid_t parent, int errfd, int out_w,
 		child_fail(errfd, STAGE_PDEATHSIG, 0);
 	if (getppid() != parent)
 		_exit(GX_EXIT_FAILURE);
+	/* guardexec is not dumpable; its child must be, for pidfd_getfd. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 
 	/* (3) stdio, then nothing else survives execve. */
 	if (run->pol->stdin_mode == GX_STDIN_NULL) {
@@ -229,8 +257,32 @@ child_main(const struct gx_run *run, pid_t parent, int errfd, int out_w,
 		child_fail(errfd, STAGE_LANDLOCK, 0);
 
 	/* (9) seccomp, always last: after it, only allowed syscalls work. */
-	if (filter_load(run->filter) < 0)
+	if (filter_load_guard(run->filter) < 0)
 		child_fail(errfd, STAGE_SECCOMP, 0);
+	if (run->filter->notify.len > 0 && !plain) {
+		if (errfd != STATUS_FD) {
+			if (dup3(errfd, STATUS_FD, O_CLOEXEC) < 0)
+				child_fail(errfd, STAGE_FDS, 0);
+			errfd = STATUS_FD;
+		}
+		if (syscall(SYS_close_range, LISTENER_FD, ~0U, 0) < 0)
+			for (int fd2 = LISTENER_FD; fd2 < 1024; fd2++)
+				close(fd2);
+		child_say(errfd, STAGE_LISTENER_READY, 0);
+		if (filter_load_notify(run->filter) >= 0) {
+			/* Wait here until guardexec holds the listener. */
+			syscall(GX_MARKER_SYSCALL);
+		} else if (errno == EBUSY && !run->learn) {
+			/* A listener up the stack (nested): plain actions. */
+			child_say(errfd, STAGE_LISTENER_FALLBACK, errno);
+			if (filter_load_plain(run->filter) < 0)
+				child_fail(errfd, STAGE_SECCOMP, 0);
+		} else {
+			child_fail(errfd, STAGE_SECCOMP, 1);
+		}
+	} else if (filter_load_plain(run->filter) < 0) {
+		child_fail(errfd, STAGE_SECCOMP, 0);
+	}
 
 	execve(run->exec_path, run->argv, run->envp);
 	child_fail(errfd, STAGE_EXEC, 0);
@@ -254,7 +306,8 @@ describe_child_err(const struct child_err *ce, struct gx_outcome *out)
 	    "switching to command.user"; break;
 	case STAGE_NNP: what = "prctl(PR_SET_NO_NEW_PRIVS)"; break;
 	case STAGE_LANDLOCK: what = "landlock_restrict_self"; break;
-	case STAGE_SECCOMP: what = ce->err == EINVAL ?
+	case STAGE_SECCOMP: what = ce->arg == 1 ?
+	    "installing the seccomp listener" : ce->err == EINVAL ?
 	    "loading the seccomp filter (EINVAL: kernel without "
 	    "CONFIG_SECCOMP_FILTER?)" : "loading the seccomp filter"; break;
 	default: what = "setup"; break;
@@ -731,6 +784,175 @@ relay_finish(struct relay *r)
 	free(r->tag);
 }
 
+/* ---- seccomp notifications ------------------------------------------- */
+
+struct notify {
+	int fd;                     /* the listener, or -1 */
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	const struct gx_run *run;
+	pid_t child;
+	bool exec_done;
+	struct gx_outcome *out;
+};
+
+static void
+count_denial(struct gx_outcome *out, const char *name)
+{
+	for (size_t i = 0; i < out->n_denied; i++) {
+		if (strcmp(out->denied[i].name, name) == 0) {
+			out->denied[i].count++;
+			return;
+		}
+	}
+	if (out->n_denied == GX_MAX_DENIED) {
+		out->denied_overflow = true;
+		return;
+	}
+	strlcpy(out->denied[out->n_denied].name, name,
+	    sizeof(out->denied[0].name));
+	out->denied[out->n_denied++].count = 1;
+}
+
+/* The thread group of task @tid (a notification names a thread). */
+static pid_t
+tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return tid;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/*
+ * Answer one notification: the marker before exec; otherwise count the
+ * syscall by name and apply the policy's action (learn and log let it
+ * through; kill ends the process, reported as SIGSYS like the kernel's
+ * own kill action would).
+ */
+static void
+notify_handle(struct notify *ns)
+{
+	const struct gx_policy *pol = ns->run->pol;
+	struct seccomp_notif *req = ns->req;
+	struct seccomp_notif_resp *resp = ns->resp;
+	char *name;
+
+	memset(req, 0, sizeof(*req));
+	if (seccomp_notify_receive(ns->fd, req) < 0)
+		return;         /* the task died meanwhile */
+	memset(resp, 0, sizeof(*resp));
+	resp->id = req->id;
+	if (!ns->exec_done && req->data.nr == GX_MARKER_SYSCALL) {
+		resp->error = -ENOSYS;
+	} else {
+		name = filter_syscall_name(req->data.arch, req->data.nr);
+		count_denial(ns->out, name);
+		free(name);
+		if (ns->run->learn || pol->default_action == GX_ACTION_LOG) {
+			resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		} else if (pol->default_action == GX_ACTION_KILL) {
+			pid_t tgid = tgid_of((pid_t)req->pid);
+
+			if (seccomp_notify_id_valid(ns->fd, req->id) == 0) {
+				if (tgid == ns->child)
+					ns->out->seccomp_killed = true;
+				kill(tgid, SIGKILL);
+			}
+			resp->error = -EPERM;
+		} else {
+			resp->error = -pol->sys_errno;
+		}
+	}
+	(void)seccomp_notify_respond(ns->fd, resp);
+}
+
+/*
+ * Between fork and the command's exec: follow the child's status
+ * messages, take the seccomp listener when it announces one, answer the
+ * marker.  Returns 0 once execve happened, -1 when the child reported a
+ * failure (@ce), -2 when the listener could not be taken (the child was
+ * killed; start again with the plain filter).
+ */
+static int
+bootstrap(struct notify *ns, int stp, struct child_err *ce)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, ns->child, 0);
+	bool expect_listener = false;
+	int rc = 0;
+
+	for (;;) {
+		struct pollfd p[2] = { { stp, POLLIN, 0 }, { ns->fd, POLLIN, 0 } };
+		ssize_t n;
+
+		if (expect_listener && ns->fd < 0) {
+			/* The child is loading it or waits in the marker. */
+			int fd = (int)syscall(SYS_pidfd_getfd, pidfd, LISTENER_FD, 0);
+
+			if (fd >= 0) {
+				ns->fd = fd;
+				strlcpy(ns->out->reporting, "notify",
+				    sizeof(ns->out->reporting));
+				continue;
+			}
+			if (errno != EBADF) {
+				snprintf(ns->out->reporting,
+				    sizeof(ns->out->reporting), "unavailable: "
+				    "pidfd_getfd: %s", strerror(errno));
+				kill(ns->child, SIGKILL);
+				waitpid(ns->child, NULL, 0);
+				rc = -2;
+				break;
+			}
+			if (poll(p, 1, 0) == 0) {
+				usleep(20);
+				continue;
+			}
+		} else if (poll(p, ns->fd >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -1;
+			ce->stage = STAGE_SETSID;
+			ce->err = errno;
+			break;
+		}
+		if (ns->fd >= 0 && (p[1].revents & POLLIN))
+			notify_handle(ns);
+		if (!(p[0].revents & (POLLIN | POLLHUP)))
+			continue;
+		n = read(stp, ce, sizeof(*ce));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 || n < 0)
+			break;          /* EOF: execve happened */
+		if (ce->stage == STAGE_LISTENER_READY) {
+			expect_listener = true;
+		} else if (ce->stage == STAGE_LISTENER_FALLBACK) {
+			expect_listener = false;
+			snprintf(ns->out->reporting, sizeof(ns->out->reporting),
+			    "unavailable: %s (plain seccomp actions, no names)",
+			    ce->err == EBUSY ? "a seccomp listener is already "
+			    "installed (nested guardexec?)" : strerror(ce->err));
+		} else {
+			rc = -1;
+			break;
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	ns->exec_done = true;
+	return rc;
+}
+
 /* ---- the parent loop ----------------------------------------------- */
 
 static void
@@ -795,23 +1017,17 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	struct timespec mono0, mono1;
 	double deadline = 0, kill_at = 0, idle_since = 0;
 	bool child_done = false, family_dead = false, killed_overflow = false;
+	struct notify ns = { 0 };
 	struct relay r;
 	sigset_t set;
 	char *buf;
 	ssize_t n;
+	int bs;
 
 	memset(out, 0, sizeof(*out));
 	clock_gettime(CLOCK_REALTIME, &out->start);
 	clock_gettime(CLOCK_MONOTONIC, &mono0);
 
-	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
-	    pipe2(stp, O_CLOEXEC) < 0) {
-		snprintf(out->error, sizeof(out->error), "pipe: %s",
-		    strerror(errno));
-		goto refused;
-	}
-	set_pipe_size(outp[1]);
-	set_pipe_size(errp[1]);
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	for (size_t i = 0; i < sizeof(relayed_signals) / sizeof(int); i++)
@@ -822,32 +1038,67 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		    strerror(errno));
 		goto refused;
 	}
-
-	child = fork();
-	if (child < 0) {
-		snprintf(out->error, sizeof(out->error), "fork: %s",
-		    strerror(errno));
+	ns.fd = -1;
+	ns.run = run;
+	ns.out = out;
+	strlcpy(out->reporting, run->filter->notify.len > 0 ? "notify" : "off",
+	    sizeof(out->reporting));
+	if (run->filter->notify.len > 0 &&
+	    seccomp_notify_alloc(&ns.req, &ns.resp) != 0) {
+		snprintf(out->error, sizeof(out->error), "seccomp_notify_alloc "
+		    "failed");
 		goto refused;
 	}
-	if (child == 0)
-		child_main(run, self, stp[1], outp[1], errp[1]);
 
-	close(stp[1]);
-	close(outp[1]);
-	close(errp[1]);
-	stp[1] = outp[1] = errp[1] = -1;
+	for (int attempt = 0; ; attempt++) {
+		if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0 ||
+		    pipe2(stp, O_CLOEXEC) < 0) {
+			snprintf(out->error, sizeof(out->error), "pipe: %s",
+			    strerror(errno));
+			goto refused;
+		}
+		set_pipe_size(outp[1]);
+		set_pipe_size(errp[1]);
 
-	/* EOF on the status pipe: execve succeeded (it is close-on-exec). */
-	do
-		n = read(stp[0], &ce, sizeof(ce));
-	while (n < 0 && errno == EINTR);
-	close(stp[0]);
-	stp[0] = -1;
-	if (n == (ssize_t)sizeof(ce)) {
+		child = fork();
+		if (child < 0) {
+			snprintf(out->error, sizeof(out->error), "fork: %s",
+			    strerror(errno));
+			goto refused;
+		}
+		if (child == 0)
+			child_main(run, attempt > 0, self, stp[1], outp[1],
+			    errp[1]);
+		close(stp[1]);
+		close(outp[1]);
+		close(errp[1]);
+		stp[1] = outp[1] = errp[1] = -1;
+		ns.child = child;
+		ns.exec_done = false;
+		bs = bootstrap(&ns, stp[0], &ce);
+		close(stp[0]);
+		stp[0] = -1;
+		if (bs != -2 || attempt > 0 || run->learn)
+			break;
+		/* No listener to be had: again, with the plain filter. */
+		close(outp[0]);
+		close(errp[0]);
+		outp[0] = errp[0] = -1;
+	}
+	if (bs == -2) {
+		snprintf(out->error, sizeof(out->error), "--learn needs a "
+		    "seccomp listener: %s", out->reporting);
+		bs = -1;
+		ce.stage = 0;
+	}
+	if (bs == -1) {
 		waitpid(child, NULL, 0);
 		close(outp[0]);
 		close(errp[0]);
 		close(sfd);
+		if (ns.fd >= 0)
+			close(ns.fd);
+		seccomp_notify_free(ns.req, ns.resp);
 		clock_gettime(CLOCK_REALTIME, &out->end);
 		clock_gettime(CLOCK_MONOTONIC, &mono1);
 		out->duration_ms = timespec_diff_ms(&mono0, &mono1);
@@ -860,7 +1111,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 			snprintf(out->error, sizeof(out->error), "%s: %s",
 			    run->argv[0], strerror(ce.err));
 		} else {
-			describe_child_err(&ce, out);
+			if (ce.stage != 0)
+				describe_child_err(&ce, out);
 			out->status = GX_STATUS_REFUSED;
 			out->exit_code = GX_EXIT_FAILURE;
 		}
@@ -873,8 +1125,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		deadline = now_ms() + run->pol->limits.timeout * 1e3;
 
 	for (;;) {
-		struct pollfd pfd[5];
-		int np = 0, timeout_ms = -1, ix_out = -1, ix_err = -1;
+		struct pollfd pfd[6];
+		int np = 0, timeout_ms = -1, ix_out = -1, ix_err = -1, ix_n = -1;
 		double now = now_ms(), next = 0;
 
 		/* Timers: the wall-clock timeout, then the kill grace. */
@@ -907,6 +1159,10 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 			idle_since = now_ms();  /* our reader is slow, not idle */
 
 		pfd[np++] = (struct pollfd){ sfd, POLLIN, 0 };
+		if (ns.fd >= 0) {
+			ix_n = np;
+			pfd[np++] = (struct pollfd){ ns.fd, POLLIN, 0 };
+		}
 		if (outp[0] >= 0 && !sink_busy(&r.sink[0])) {
 			ix_out = np;
 			pfd[np++] = (struct pollfd){ outp[0], POLLIN, 0 };
@@ -958,6 +1214,12 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 			}
 			reap(child, &child_done, &child_status);
 		}
+		if (ix_n >= 0 && (pfd[ix_n].revents & POLLIN))
+			notify_handle(&ns);
+		else if (ix_n >= 0 && (pfd[ix_n].revents & (POLLHUP | POLLERR))) {
+			close(ns.fd);   /* no task holds the filter any more */
+			ns.fd = -1;
+		}
 		for (int i = 0; i < 2; i++)
 			sink_flush(&r.sink[i]);
 		for (int s = 0; s < 2; s++) {
@@ -986,6 +1248,9 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	}
 	free(buf);
 	close(sfd);
+	if (ns.fd >= 0)
+		close(ns.fd);
+	seccomp_notify_free(ns.req, ns.resp);
 	relay_finish(&r);
 	/* Stragglers: anything reparented to us since. */
 	kill_all_and_reap(self, 0, child, &child_done, &child_status);
@@ -998,6 +1263,9 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 
 	if (WIFSIGNALED(child_status))
 		out->signal = WTERMSIG(child_status);
+	/* Killed on a denied syscall: report it as the kernel would. */
+	if (out->seccomp_killed && out->signal == SIGKILL && !out->timed_out)
+		child_status = SIGSYS, out->signal = SIGSYS;
 	if (out->timed_out) {
 		out->status = GX_STATUS_TIMEOUT;
 		out->exit_code = GX_EXIT_TIMEOUT;

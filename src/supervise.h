@@ -33,6 +33,7 @@ struct gx_run {
 	int landlock_fd;            /* ruleset to restrict to, or -1 */
 	bool netns;                 /* unshare(CLONE_NEWNET) in the child */
 	bool use_rlimit_as;         /* limits.memory as RLIMIT_AS */
+	bool learn;                 /* --learn: allow and record everything */
 	bool drop_user;             /* switch to uid/gid/groups */
 	uid_t uid;
 	gid_t gid;
@@ -41,6 +42,13 @@ struct gx_run {
 };
 
 #define GX_MAX_FORWARDED 16
+#define GX_MAX_DENIED 256
+
+/* One syscall refused (or, in learn mode, used) and how often. */
+struct gx_denial {
+	char name[40];
+	unsigned long count;
+};
 
 struct gx_outcome {
 	enum gx_status status;
@@ -58,6 +66,12 @@ struct gx_outcome {
 	int exec_errno;             /* exec_failed / refused: the errno */
 	char error[256];            /* refused: what failed in setup */
 	bool left_running;          /* descendants could not be reaped */
+	/* seccomp: denials by name (learn mode: syscalls used) */
+	struct gx_denial denied[GX_MAX_DENIED];
+	size_t n_denied;
+	bool denied_overflow;       /* more names than GX_MAX_DENIED */
+	char reporting[192];         /* "notify", "off", or "unavailable: ..." */
+	bool seccomp_killed;        /* the command died of a denied syscall */
 };
 
 /*

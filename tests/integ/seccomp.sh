@@ -2,7 +2,7 @@
 # Guarantee 5 (core part): default deny, errno and kill actions, ENOSYS
 # for fallback-probed syscalls, other ABIs refused, TIOCSTI refused.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 12
+plan 20
 
 E=$(policy errno <<'EOF2'
 version = 1;
@@ -20,6 +20,12 @@ run_gx -p "$E" -- "$HELPERS/try-syscall" getpid
 is "an allowed syscall works" "$out" "getpid: ok"
 run_gx -p "$E" -- "$HELPERS/try-syscall" ptrace
 is "a denied syscall fails with the policy's errno" "$out" "ptrace: EPERM"
+like "the record names the denied syscall and counts it" "$rec" '"denied":\[\{"syscall":"ptrace","count":1\}\]'
+is "the record says how denials were reported" "$(field reporting)" '"notify"'
+is "one 'denied' line on stderr at the end" "$err" "guardexec: denied: ptrace (x1)"
+run_gx -q -p "$E" -- "$HELPERS/try-syscall" ptrace ptrace mount
+is "-q: no denied lines" "$err" ""
+like "counts per name" "$rec" '"denied":\[\{"syscall":"ptrace","count":2\},\{"syscall":"mount","count":1\}\]'
 run_gx -p "$E" -- "$HELPERS/try-syscall" mount
 is "a syscall outside the allowlist fails (default deny)" "$out" "mount: EPERM"
 run_gx -p "$E" -- "$HELPERS/try-syscall" clone3
@@ -46,6 +52,7 @@ EOF2
 run_gx -p "$K" -- "$HELPERS/try-syscall" ptrace
 is "kill action: the command dies of SIGSYS (128+31)" "$rc" 159
 is "kill action: record signal 31" "$(field signal)" 31
+like "kill action: the record names the syscall that killed it" "$rec" '"denied":\[\{"syscall":"ptrace","count":1\}\]'
 
 case "$(uname -m)" in
 x86_64)
@@ -68,6 +75,24 @@ EOF2
 )
 run_gx -p "$N" -- "$HELPERS/try-syscall" getpid
 is "no syscalls group: no filter, record action null" "$(field action)" "null"
+
+# guardexec inside guardexec: the kernel allows one listener per filter
+# stack, so the inner run falls back to plain actions and says so.
+O=$(policy outer <<'EOF2'
+version = 1;
+name = "outer";
+syscalls: { allow = [ "@default", "@process", "@file-read", "@file-write",
+  "@ipc", "@signal", "@time", "@network", "seccomp", "memfd_create", "flock",
+  "prctl", "pidfd_getfd", "unshare", "setgroups", "setresuid", "setresgid",
+  "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
+  "close_range", "signalfd4" ]; };
+audit: { sync = false; };
+EOF2
+)
+run_gx -p "$O" -- "$GUARDEXEC" -l "$T/inner.log" -r "$T/inner.json" -p "$E" -- "$HELPERS/try-syscall" ptrace
+inner=$(cat "$T/inner.json" 2>/dev/null)
+is "nested: the inner command is still refused" "$out" "ptrace: EPERM"
+like "nested: the inner record says reporting is unavailable" "$inner" '"reporting":"unavailable: a seccomp listener is already installed'
 
 # A shell and coreutils run under @default plus process groups.
 S=$(policy shell <<'EOF2'

@@ -1,0 +1,37 @@
+#!/bin/bash
+# --learn: run with every syscall allowed but recorded, write a complete
+# policy; the command then runs under the learned policy.
+. "$TOP_SRCDIR/tests/integ/lib.sh"
+plan 9
+
+mkdir -p "$T/pol"
+cat > "$T/pol/start.cfg" <<'EOF2'
+version = 1;
+name = "learn";
+syscalls: { allow = [ "@default" ]; };
+audit: { log = "learn-audit.log"; sync = false; };
+EOF2
+cmd='ls / > /dev/null; cat /etc/hostname'
+run_gx -p "$T/pol/start.cfg" -- sh -c "$cmd"
+diag "before learning: rc=$rc $err"
+check "the short policy alone is not enough for sh + ls" test "$rc" != 0 -o -n "$err"
+
+run_gx -p "$T/pol/start.cfg" --learn "$T/learned.cfg" -- sh -c "$cmd"
+is "the learning run succeeds" "$rc" 0
+is "it prints the command's output" "$out" "$(cat /etc/hostname)"
+like "the record says learn and lists what was used" "$rec" '"action":"learn","used":\[\{"syscall":'
+check "OUT was written" test -s "$T/learned.cfg"
+like "OUT keeps the old list and adds what was used" "$(cat "$T/learned.cfg")" 'allow = \[ "@default", ".*(clone|fork|wait4)'
+like "relative paths were made absolute" "$(cat "$T/learned.cfg")" "log = \"$T/pol/learn-audit.log\""
+(cd / && run_gx -p "$T/learned.cfg" -- sh -c "$cmd")
+run_gx -p "$T/learned.cfg" -- sh -c "$cmd"
+is "the command runs under the learned policy with no denials" "$rc|$err" "0|"
+
+if command -v python3 >/dev/null 2>&1; then
+	run_gx -p "$T/pol/start.cfg" --learn "$T/py.cfg" -- python3 -c 'print(1)'
+	run_gx -p "$T/py.cfg" -- python3 -c 'print(1)'
+	is "python3 -c 'print(1)' under its learned policy" "$rc|$out|$err" "0|1|"
+else
+	skip "python3 is not installed"
+fi
+finish
