@@ -445,6 +445,81 @@ tail_hash(int fd, off_t size, char *prev)
 	return 0;
 }
 
+/*
+ * An empty log right after rotation continues the chain of its rotated
+ * predecessor "<log>.1" (logrotate's numbered naming), so that
+ * "guardexec-audit verify log.1 log" checks across the rotation.
+ * Returns 1 when a predecessor's last hash was used, 0 when there is no
+ * predecessor, and -1 when it exists but its tail is not a record.
+ */
+static int
+predecessor_hash(const char *path, char *prev)
+{
+	char *old = xasprintf("%s.1", path);
+	struct stat st;
+	int fd, rc = 0;
+
+	fd = open(old, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	free(old);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		rc = tail_hash(fd, st.st_size, prev) == 0 ? 1 : -1;
+	close(fd);
+	return rc;
+}
+
+static char *
+head_path(const char *log_path)
+{
+	return xasprintf("%s.head", log_path);
+}
+
+int
+audit_head_read(const char *log_path, char *hash)
+{
+	char *p = head_path(log_path), buf[66];
+	int fd, errsv;
+	ssize_t n;
+
+	fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	errsv = errno;
+	free(p);
+	if (fd < 0) {
+		errno = errsv;
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 64 || !is_hex64(buf)) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(hash, buf, 64);
+	hash[64] = '\0';
+	return 0;
+}
+
+/* Rewrite the head anchor (under the log's lock).  Best effort. */
+static void
+head_write(const char *log_path, const char *line, size_t len)
+{
+	char *p = head_path(log_path), buf[65];
+	int fd;
+
+	fd = open(p, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+	    0600);
+	free(p);
+	if (fd < 0)
+		return;
+	memcpy(buf, line + len - 67, 64);
+	buf[64] = '\n';
+	if (pwrite(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf) ||
+	    ftruncate(fd, sizeof(buf)) < 0)
+		(void)0;
+	close(fd);
+}
+
 int
 audit_log_append(struct gx_log *log, json_t *rec, bool sync,
     char **line_out, struct gx_diag *diag)
@@ -467,6 +542,10 @@ audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 		/* A torn or foreign last line: say so, start a new segment. */
 		set(rec, "chain_restart", json_string("the previous last line "
 		    "was torn or not a record"));
+	} else if (st.st_size == 0 && predecessor_hash(log->path, prev) < 0) {
+		strlcpy(prev, GX_ZERO_HASH, sizeof(prev));
+		set(rec, "chain_restart", json_string("the rotated log's last "
+		    "line was torn or not a record"));
 	}
 	line = audit_format(rec, prev);
 	len = strlen(line);
@@ -493,6 +572,8 @@ audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 		/* Cut back a partial record: no torn line is left behind. */
 		(void)!ftruncate(log->fd, st.st_size);
 	}
+	if (errsv == 0 || off == len)
+		head_write(log->path, line, strlen(line));
 	flock(log->fd, LOCK_UN);
 	if (towrite != line)
 		free(towrite);

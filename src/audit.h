@@ -98,6 +98,14 @@ int audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 void audit_log_close(struct gx_log *log);
 
 /*
+ * The head anchor: "<log>.head" holds the hash of the log's last line,
+ * rewritten under the log's lock by every append, so that a log cut
+ * short (its last lines deleted) no longer matches it.  Reads it into
+ * @hash (65 bytes); returns 0, or -1 with errno (ENOENT: no anchor).
+ */
+int audit_head_read(const char *log_path, char *hash);
+
+/*
  * Send the record to syslog as "@cee: {json}", compacted to at most
  * 4 KiB by shortening argv and the env lists.  Priority NOTICE for
  * refusals, denials, timeouts and advisories, INFO otherwise.

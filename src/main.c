@@ -96,6 +96,9 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 	}
 	if (line == NULL)
 		line = audit_format(rec, GX_ZERO_HASH);
+	/* The syslog copy carries the hash too, to anchor the chain. */
+	json_object_set_new(rec, "hash", json_stringn(line + strlen(line) - 67,
+	    64));
 	if (st->result_fd >= 0) {
 		size_t len = strlen(line), off = 0;
 
@@ -130,14 +133,15 @@ refuse(struct state *st, struct gx_diag *d)
 	exit(GX_EXIT_FAILURE);
 }
 
-static void
+/* Open --result; -1 with a message in @d on failure. */
+static int
 open_result(struct state *st, struct gx_diag *d)
 {
 	const char *r = st->opts.result;
 	int fd = -1;
 
 	if (r == NULL)
-		return;
+		return 0;
 	/* /dev/fd/N names an open descriptor: write at its own offset. */
 	if (strcmp(r, "/dev/stdout") == 0)
 		fd = 1;
@@ -149,16 +153,17 @@ open_result(struct state *st, struct gx_diag *d)
 		st->result_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 		if (st->result_fd < 0) {
 			diag_add(d, "--result %s: %s", r, strerror(errno));
-			refuse(st, d);
+			return -1;
 		}
-		return;
+		return 0;
 	}
 	st->result_fd = open(st->opts.result, O_WRONLY | O_CREAT | O_TRUNC |
 	    O_CLOEXEC | O_NOCTTY, 0600);
 	if (st->result_fd < 0) {
 		diag_add(d, "--result %s: %s", st->opts.result, strerror(errno));
-		refuse(st, d);
+		return -1;
 	}
+	return 0;
 }
 
 static void
@@ -338,11 +343,24 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (policy_load(st.opts.policy, geteuid() == 0, &st.pol, &d) < 0) {
-		if (!st.opts.check)
-			open_result(&st, &(struct gx_diag){ 0 });
+		if (!st.opts.check) {
+			struct gx_diag d2 = { 0 };
+
+			/* The record of the refusal goes where it can. */
+			(void)open_result(&st, &d2);
+			if (st.opts.log != NULL &&
+			    audit_log_open(&st.log, st.opts.log, false, &d2) == 0)
+				st.have_log = true;
+			diag_free(&d2);
+		}
 		refuse(&st, &d);
 	}
 	st.have_policy = true;
+	if (!st.opts.check) {
+		if (open_result(&st, &d) < 0)
+			refuse(&st, &d);
+		open_log(&st, &d);
+	}
 	resolve_cwd(&st, &d);
 	env_build(&st.pol, environ, &st.env);
 	st.have_env = true;
@@ -368,8 +386,6 @@ main(int argc, char **argv)
 		return 0;
 	}
 
-	open_result(&st, &d);
-	open_log(&st, &d);
 	if (lookup_rc < 0) {
 		struct gx_outcome o = { 0 };
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <linux/landlock.h>
 #include <pwd.h>
 #include <stdint.h>
@@ -136,9 +137,14 @@ landlock_prepare(const struct gx_policy *pol, const char *cwd,
 	}
 	/* Directories get these; files keep only the file rights. */
 	rd = LL_READ | LL_IOCTL_DEV;
-	for (size_t i = 0; pol->fs_read != NULL && pol->fs_read[i]; i++)
-		if (add_path(fd, pol->fs_read[i], rd, handled, diag) < 0)
+	/* "." is the run's working directory in both lists. */
+	for (size_t i = 0; pol->fs_read != NULL && pol->fs_read[i]; i++) {
+		const char *p = strcmp(pol->fs_read[i], ".") == 0 ? cwd :
+		    pol->fs_read[i];
+
+		if (add_path(fd, p, rd, handled, diag) < 0)
 			goto fail;
+	}
 	for (size_t i = 0; pol->fs_write != NULL && pol->fs_write[i]; i++) {
 		const char *p = strcmp(pol->fs_write[i], ".") == 0 ? cwd :
 		    pol->fs_write[i];
@@ -188,6 +194,18 @@ user_prepare(const struct gx_policy *pol, struct gx_sandbox *sb,
 	return 0;
 }
 
+/* Whether we hold CAP_SYS_ADMIN (root in a container often does not). */
+static bool
+have_sys_admin(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return false;
+	return (d[CAP_SYS_ADMIN / 32].effective >> (CAP_SYS_ADMIN % 32)) & 1;
+}
+
 int
 sandbox_prepare(const struct gx_policy *pol, const char *cwd,
     struct gx_sandbox *sb, struct gx_diag *diag)
@@ -203,7 +221,7 @@ sandbox_prepare(const struct gx_policy *pol, const char *cwd,
 		 * A network namespace needs CAP_SYS_ADMIN; without it, the
 		 * seccomp socket guard refuses every family but AF_UNIX.
 		 */
-		if (geteuid() == 0) {
+		if (have_sys_admin()) {
 			sb->netns = true;
 			sb->net_desc = "netns";
 		} else {
