@@ -40,6 +40,7 @@ struct gx_record_in {
 	const char *error;                  /* why refused / exec failed */
 	const char *isolation_fs, *isolation_net, *isolation_cgroup,
 	    *isolation_user;
+	const char *isolation_cgroup_why;   /* why cgroup is null */
 	bool policy_writable;
 	bool learn;                         /* --learn run */
 };

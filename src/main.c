@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "cgroup.h"
 #include "cli.h"
 #include "env.h"
 #include "filter.h"
@@ -40,6 +41,7 @@ struct state {
 	char *exec_path;
 	const struct gx_advisory_rule **adv;
 	struct gx_sandbox sb;
+	struct gx_cgroup cg;
 	struct gx_log log;
 	bool have_log;
 	int result_fd;
@@ -73,7 +75,9 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 		.error = error,
 		.isolation_fs = st->sb.fs_desc[0] ? st->sb.fs_desc : NULL,
 		.isolation_net = st->sb.net_desc,
-		.isolation_cgroup = NULL,
+		.isolation_cgroup = st->cg.active ? st->cg.desc : NULL,
+		.isolation_cgroup_why = st->cg.active || !st->cg.why[0] ? NULL :
+		    st->cg.why,
 		.isolation_user = st->sb.user_desc,
 		.policy_writable = st->policy_writable,
 		.learn = st->opts.learn != NULL,
@@ -301,6 +305,7 @@ write_learned(struct state *st, const struct gx_outcome *out)
 static void
 state_free(struct state *st)
 {
+	cgroup_destroy(&st->cg);
 	sandbox_free(&st->sb);
 	audit_log_close(&st->log);
 	free(st->adv);
@@ -328,6 +333,8 @@ main(int argc, char **argv)
 		return GX_EXIT_FAILURE;
 	st.sb.landlock_fd = -1;
 	st.log.fd = -1;
+	for (int c = 0; c < GX_CG_N; c++)
+		st.cg.procs_fd[c] = -1;
 	if (cli_parse(argc, argv, &st.opts, &d) < 0) {
 		diag_print(&d);
 		diag_free(&d);
@@ -404,6 +411,7 @@ main(int argc, char **argv)
 	}
 	if (sandbox_prepare(&st.pol, st.cwd, &st.sb, &d) < 0)
 		refuse(&st, &d);
+	cgroup_prepare(&st.pol, &st.cg);
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
 		refuse(&st, &d);
@@ -428,7 +436,8 @@ main(int argc, char **argv)
 		.landlock_fd = st.sb.landlock_fd,
 		.netns = st.sb.netns,
 		.learn = st.opts.learn != NULL,
-		.use_rlimit_as = st.pol.limits.memory.set,
+		.cgroup = &st.cg,
+		.use_rlimit_as = st.pol.limits.memory.set && !st.cg.memory,
 		.drop_user = st.sb.drop_user,
 		.uid = st.sb.uid,
 		.gid = st.sb.gid,

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "limits.h"
+#include "rlimits.h"
 #include "log.h"
 
 /*

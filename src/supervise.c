@@ -28,8 +28,9 @@
 
 #include <seccomp.h>
 
+#include "cgroup.h"
 #include "filter.h"
-#include "limits.h"
+#include "rlimits.h"
 #include "log.h"
 #include "policy.h"
 #include "supervise.h"
@@ -98,7 +99,8 @@ supervise_init(void)
 /* ---- the child ---------------------------------------------------- */
 
 enum child_stage {
-	STAGE_SETSID = 1,
+	STAGE_CGROUP = 1,
+	STAGE_SETSID,
 	STAGE_PDEATHSIG,
 	STAGE_STDIN,
 	STAGE_STDIO,
@@ -184,6 +186,11 @@ child_main(const struct gx_run *run, bool plain, pid_t parent, int errfd,
 			signal(sig, SIG_DFL);
 	sigemptyset(&empty);
 	sigprocmask(SIG_SETMASK, &empty, NULL);
+
+	/* (1b) Into the run's cgroup before anything can fork. */
+	if (run->cgroup != NULL && run->cgroup->active &&
+	    cgroup_join(run->cgroup) < 0)
+		child_fail(errfd, STAGE_CGROUP, 0);
 
 	/*
 	 * (2) A new session: its own process group and no controlling
@@ -294,6 +301,7 @@ describe_child_err(const struct child_err *ce, struct gx_outcome *out)
 	const char *what;
 
 	switch (ce->stage) {
+	case STAGE_CGROUP: what = "joining the run's cgroup"; break;
 	case STAGE_SETSID: what = "setsid"; break;
 	case STAGE_PDEATHSIG: what = "prctl(PR_SET_PDEATHSIG)"; break;
 	case STAGE_STDIN: what = "opening /dev/null for stdin"; break;
@@ -1252,7 +1260,9 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		close(ns.fd);
 	seccomp_notify_free(ns.req, ns.resp);
 	relay_finish(&r);
-	/* Stragglers: anything reparented to us since. */
+	/* Stragglers: anything reparented to us since, or left in the cgroup. */
+	if (run->cgroup != NULL)
+		cgroup_kill_all(run->cgroup);
 	kill_all_and_reap(self, 0, child, &child_done, &child_status);
 
 	clock_gettime(CLOCK_REALTIME, &out->end);
@@ -1277,6 +1287,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		out->status = GX_STATUS_SIGNALED;
 		out->exit_code = 128 + out->signal;
 	}
+	if (out->limit_hit == NULL && run->cgroup != NULL)
+		out->limit_hit = cgroup_limit_hit(run->cgroup);
 	if (out->limit_hit == NULL) {
 		if (r.overflow_kill || r.truncated)
 			out->limit_hit = "output";

@@ -10,6 +10,7 @@
 
 struct gx_policy;
 struct gx_filter;
+struct gx_cgroup;
 
 /* How a run ended; the names are the audit record's "status". */
 enum gx_status {
@@ -31,6 +32,7 @@ struct gx_run {
 	const char *cwd;            /* absolute working directory */
 	const struct gx_filter *filter;
 	int landlock_fd;            /* ruleset to restrict to, or -1 */
+	const struct gx_cgroup *cgroup;  /* the run's cgroup, or NULL */
 	bool netns;                 /* unshare(CLONE_NEWNET) in the child */
 	bool use_rlimit_as;         /* limits.memory as RLIMIT_AS */
 	bool learn;                 /* --learn: allow and record everything */

@@ -2,7 +2,7 @@
 # Guarantee 6 (the rlimit part): a fork bomb ends in the process limit, a
 # memory hog in the memory limit, and cpu / file_size are reported.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 10
+plan 15
 
 P=$(policy procs <<'EOF2'
 version = 1;
@@ -30,6 +30,30 @@ else
 	skip "fork bomb as an unprivileged user: $UNPRIV_REASON"
 	skip "fork bomb as an unprivileged user: $UNPRIV_REASON"
 	skip "fork bomb as an unprivileged user: $UNPRIV_REASON"
+fi
+# As root without command.user: the cgroup's pids.max binds.
+PR=$(policy procs-root <<'EOF2'
+version = 1;
+name = "procs-root";
+limits: { processes = 50; timeout = 30; kill_grace = 1; };
+audit: { sync = false; };
+EOF2
+)
+tag="gxfb-$$-cg"
+run_gx -p "$PR" -- "$HELPERS/forkbomb" 1000 "$tag"
+if is_root && printf '%s' "$rec" | grep -q '"cgroup":"v'; then
+	okn=$(sed -n 's/forks: \([0-9]*\) ok.*/\1/p' "$T/stdout")
+	check "fork bomb as root (cgroup pids.max 50): at most 50 processes ($okn forks)" \
+		test "${okn:-999}" -lt 50
+	is "fork bomb as root: limit_hit processes" "$(field limit_hit)" '"processes"'
+	is "fork bomb as root: nothing left behind" "$(count_cmdline "$tag")" 0
+	cgdirs=$(printf '%s' "$rec" | sed -n 's/.*"cgroup":"v[12]:\([^"]*\)".*/\1/p' | tr ',' ' ')
+	gone=yes
+	for d in $cgdirs; do [ -d "$d" ] && gone=no; done
+	is "fork bomb as root: the run's cgroup was removed" "$gone" yes
+else
+	why=$(printf '%s' "$rec" | sed -n 's/.*"cgroup_why":"\([^"]*\)".*/\1/p')
+	for i in 1 2 3 4; do skip "fork bomb under the cgroup pids limit: ${why:-not root}"; done
 fi
 if is_root; then
 	# RLIMIT_NPROC does not bind root: the policy drops to command.user.
@@ -59,9 +83,24 @@ audit: { sync = false; };
 EOF2
 )
 run_gx -p "$M" -- "$HELPERS/memhog" 1024
-like "memory hog: allocation fails at the limit" "$out" '^allocation failed after [0-9]+ MiB$'
-n=$(printf '%s\n' "$out" | sed -n 's/.*after \([0-9]*\) MiB/\1/p')
-check "memory hog: it got less than 64 MiB ($n MiB)" test "${n:-999}" -lt 64
+if printf '%s' "$rec" | grep -q '"cgroup":"v'; then
+	# root with a cgroup: the kernel's OOM killer ends it in the cgroup.
+	is "memory hog (cgroup): killed at the limit" "$rc" 137
+	is "memory hog (cgroup): limit_hit memory" "$(field limit_hit)" '"memory"'
+else
+	diag "no cgroup: $(printf '%s' "$rec" | grep -o '"cgroup_why":"[^"]*"')"
+	like "memory hog (RLIMIT_AS): allocation fails at the limit" "$out" '^allocation failed after [0-9]+ MiB$'
+	n=$(printf '%s\n' "$out" | sed -n 's/.*after \([0-9]*\) MiB/\1/p')
+	check "memory hog (RLIMIT_AS): it got less than 64 MiB ($n MiB)" test "${n:-999}" -lt 64
+fi
+if unpriv_setup && [ "$AS_USER" != " " ]; then
+	as_user "$GUARDEXEC" -l "$T/u-audit.log" -r "$T/um.json" -p "$M" -- "$HELPERS/memhog" 1024 > "$T/um.out" 2>&1
+	like "memory hog as a user (RLIMIT_AS): allocation fails" "$(cat "$T/um.out")" 'allocation failed after [0-9]+ MiB'
+elif ! is_root; then
+	ok "memory hog as a user: covered above (this run is unprivileged)"
+else
+	skip "memory hog as a user: $UNPRIV_REASON"
+fi
 
 C=$(policy cpu <<'EOF2'
 version = 1;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
-#ifndef GX_LIMITS_H
-#define GX_LIMITS_H
+#ifndef GX_RLIMITS_H
+#define GX_RLIMITS_H
 
 #include <stdbool.h>
 #include <stdint.h>

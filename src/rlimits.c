@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "limits.h"
+#include "rlimits.h"
 
 int
 limits_parse_size(const char *s, uint64_t *out)

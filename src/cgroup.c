@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: ISC */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "log.h"
+#include "policy.h"
+#include "util.h"
+
+static const char *const v1_names[GX_CG_N] = { "pids", "memory" };
+
+/* "@dir/@file" in @buf. */
+static const char *
+join(char *buf, size_t n, const char *dir, const char *file)
+{
+	snprintf(buf, n, "%s/%s", dir, file);
+	return buf;
+}
+
+/* Read a small file into @buf (NUL-terminated); -1 on failure. */
+static int
+read_small(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int
+write_str(const char *dir, const char *file, const char *val)
+{
+	char *p = xasprintf("%s/%s", dir, file);
+	int fd = open(p, O_WRONLY | O_CLOEXEC), rc = -1, errsv;
+	size_t len = strlen(val);
+
+	free(p);
+	if (fd < 0)
+		return -1;
+	if (write(fd, val, len) == (ssize_t)len)
+		rc = 0;
+	errsv = errno;
+	close(fd);
+	errno = errsv;
+	return rc;
+}
+
+/*
+ * Mount point of the v1 hierarchy with @controller, or of cgroup2 when
+ * @controller is NULL, from /proc/self/mountinfo.
+ */
+static char *
+mount_of(const char *controller)
+{
+	char *line = NULL, *found = NULL;
+	size_t cap = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (f == NULL)
+		return NULL;
+	while (found == NULL && getline(&line, &cap, f) > 0) {
+		char mnt[4096], fstype[64], opts[1024];
+		char *sep = strstr(line, " - ");
+
+		if (sep == NULL || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+			continue;
+		if (controller == NULL && strcmp(fstype, "cgroup2") == 0) {
+			found = xstrdup(mnt);
+		} else if (controller != NULL && strcmp(fstype, "cgroup") == 0) {
+			char *save = NULL;
+
+			for (char *o = strtok_r(opts, ",", &save); o != NULL;
+			    o = strtok_r(NULL, ",", &save))
+				if (strcmp(o, controller) == 0)
+					found = xstrdup(mnt);
+		}
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* Our path in the hierarchy with @controller ("" for v2's "0::"). */
+static char *
+own_path(const char *controller)
+{
+	char *line = NULL, *found = NULL;
+	size_t cap = 0;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	if (f == NULL)
+		return NULL;
+	while (found == NULL && getline(&line, &cap, f) > 0) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		char *save = NULL;
+
+		if (c2 == NULL)
+			continue;
+		*c2 = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
+		if (controller == NULL) {
+			if (strcmp(line, "0") == 0 && c1[1] == '\0')
+				found = xstrdup(c2 + 1);
+			continue;
+		}
+		for (char *o = strtok_r(c1 + 1, ",", &save); o != NULL;
+		    o = strtok_r(NULL, ",", &save))
+			if (strcmp(o, controller) == 0)
+				found = xstrdup(c2 + 1);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+static char *
+unique_name(void)
+{
+	unsigned char r[4];
+	char hex[9];
+
+	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		memset(r, 0, sizeof(r));
+	hex_encode(r, sizeof(r), hex);
+	return xasprintf("guardexec-%d-%s", (int)getpid(), hex);
+}
+
+static bool
+has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' ||
+		    p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static int
+prepare_v2(const struct gx_policy *pol, struct gx_cgroup *cg)
+{
+	char *mnt = mount_of(NULL), *path = own_path(NULL), *parent, *name;
+	char ctl[512], pbuf[4096];
+	char val[32];
+
+	if (mnt == NULL || path == NULL) {
+		free(mnt);
+		free(path);
+		return -1;
+	}
+	parent = path_resolve(mnt, path[0] == '/' ? path + 1 : path);
+	free(mnt);
+	free(path);
+	if (read_small(join(pbuf, sizeof(pbuf), parent, "cgroup.controllers"), ctl,
+	    sizeof(ctl)) < 0 ||
+	    (pol->limits.processes.set && !has_word(ctl, "pids")) ||
+	    (pol->limits.memory.set && !has_word(ctl, "memory"))) {
+		free(parent);
+		return -1;
+	}
+	/* Enable for our children; fails if the parent holds processes. */
+	(void)write_str(parent, "cgroup.subtree_control",
+	    pol->limits.memory.set ? "+pids +memory" : "+pids");
+	name = unique_name();
+	cg->dir[0] = path_resolve(parent, name);
+	free(name);
+	free(parent);
+	if (mkdir(cg->dir[0], 0755) < 0) {
+		free(cg->dir[0]);
+		cg->dir[0] = NULL;
+		return -1;
+	}
+	if (pol->limits.processes.set) {
+		snprintf(val, sizeof(val), "%llu",
+		    (unsigned long long)pol->limits.processes.value);
+		if (write_str(cg->dir[0], "pids.max", val) < 0)
+			goto fail;
+		cg->pids = true;
+	}
+	if (pol->limits.memory.set) {
+		snprintf(val, sizeof(val), "%llu",
+		    (unsigned long long)pol->limits.memory.value);
+		if (write_str(cg->dir[0], "memory.max", val) < 0)
+			goto fail;
+		(void)write_str(cg->dir[0], "memory.swap.max", "0");
+		cg->memory = true;
+	}
+	cg->procs_fd[0] = open(join(pbuf, sizeof(pbuf), cg->dir[0], "cgroup.procs"),
+	    O_WRONLY | O_CLOEXEC);
+	if (cg->procs_fd[0] < 0)
+		goto fail;
+	cg->version = 2;
+	snprintf(cg->desc, sizeof(cg->desc), "v2:%s", cg->dir[0]);
+	return 0;
+fail:
+	rmdir(cg->dir[0]);
+	free(cg->dir[0]);
+	cg->dir[0] = NULL;
+	cg->pids = cg->memory = false;
+	return -1;
+}
+
+static int
+prepare_v1(const struct gx_policy *pol, struct gx_cgroup *cg)
+{
+	char *name = unique_name();
+	bool want[GX_CG_N] = { pol->limits.processes.set,
+		pol->limits.memory.set };
+	size_t off = 0;
+
+	off += (size_t)snprintf(cg->desc, sizeof(cg->desc), "v1:");
+	for (int c = 0; c < GX_CG_N; c++) {
+		char *mnt, *path, *parent, val[32], pbuf[4096];
+
+		if (!want[c])
+			continue;
+		mnt = mount_of(v1_names[c]);
+		path = own_path(v1_names[c]);
+		if (mnt == NULL || path == NULL) {
+			free(mnt);
+			free(path);
+			goto fail;
+		}
+		parent = path_resolve(mnt, path[0] == '/' ? path + 1 : path);
+		cg->dir[c] = path_resolve(parent, name);
+		free(mnt);
+		free(path);
+		free(parent);
+		if (mkdir(cg->dir[c], 0755) < 0) {
+			free(cg->dir[c]);
+			cg->dir[c] = NULL;
+			goto fail;
+		}
+		if (c == GX_CG_PIDS) {
+			snprintf(val, sizeof(val), "%llu",
+			    (unsigned long long)pol->limits.processes.value);
+			if (write_str(cg->dir[c], "pids.max", val) < 0)
+				goto fail;
+			cg->pids = true;
+		} else {
+			snprintf(val, sizeof(val), "%llu",
+			    (unsigned long long)pol->limits.memory.value);
+			if (write_str(cg->dir[c], "memory.limit_in_bytes", val) < 0)
+				goto fail;
+			/* No escape into swap either, where accounted. */
+			(void)write_str(cg->dir[c], "memory.memsw.limit_in_bytes",
+			    val);
+			cg->memory = true;
+		}
+		cg->procs_fd[c] = open(join(pbuf, sizeof(pbuf), cg->dir[c], "cgroup.procs"),
+		    O_WRONLY | O_CLOEXEC);
+		if (cg->procs_fd[c] < 0)
+			goto fail;
+		if (off < sizeof(cg->desc))
+			off += (size_t)snprintf(cg->desc + off,
+			    sizeof(cg->desc) - off, "%s%s", off > 3 ? "," : "",
+			    cg->dir[c]);
+	}
+	free(name);
+	cg->version = 1;
+	return 0;
+fail:
+	free(name);
+	for (int c = 0; c < GX_CG_N; c++) {
+		if (cg->procs_fd[c] >= 0)
+			close(cg->procs_fd[c]);
+		cg->procs_fd[c] = -1;
+		if (cg->dir[c] != NULL)
+			rmdir(cg->dir[c]);
+		free(cg->dir[c]);
+		cg->dir[c] = NULL;
+	}
+	cg->pids = cg->memory = false;
+	return -1;
+}
+
+int
+cgroup_prepare(const struct gx_policy *pol, struct gx_cgroup *cg)
+{
+	memset(cg, 0, sizeof(*cg));
+	for (int c = 0; c < GX_CG_N; c++)
+		cg->procs_fd[c] = -1;
+	if (!pol->limits.processes.set && !pol->limits.memory.set) {
+		strlcpy(cg->why, "no processes or memory limit", sizeof(cg->why));
+		return 0;
+	}
+	if (geteuid() != 0) {
+		strlcpy(cg->why, "not root: rlimits only", sizeof(cg->why));
+		return 0;
+	}
+	if (prepare_v2(pol, cg) == 0 || prepare_v1(pol, cg) == 0) {
+		cg->active = true;
+		return 0;
+	}
+	strlcpy(cg->why, "no writable cgroup hierarchy with the pids/memory "
+	    "controllers: rlimits only", sizeof(cg->why));
+	return 0;
+}
+
+int
+cgroup_join(const struct gx_cgroup *cg)
+{
+	char buf[24];
+	int n = 0;
+	pid_t pid = getpid();
+
+	/* The pid in decimal, without stdio (async-signal-safe). */
+	do {
+		buf[sizeof(buf) - 1 - (size_t)n++] = (char)('0' + pid % 10);
+		pid /= 10;
+	} while (pid > 0);
+	for (int c = 0; c < GX_CG_N; c++)
+		if (cg->procs_fd[c] >= 0 && write(cg->procs_fd[c],
+		    buf + sizeof(buf) - (size_t)n, (size_t)n) != n)
+			return -1;
+	return 0;
+}
+
+/* Kill what cgroup.procs lists; returns how many were listed. */
+static int
+kill_listed(const char *dir)
+{
+	char *p = xasprintf("%s/cgroup.procs", dir), *line = NULL;
+	size_t cap = 0;
+	int n = 0;
+	FILE *f = fopen(p, "re");
+
+	free(p);
+	if (f == NULL)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		pid_t pid = (pid_t)atoi(line);
+
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			n++;
+		}
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+void
+cgroup_kill_all(const struct gx_cgroup *cg)
+{
+	if (!cg->active)
+		return;
+	if (cg->version == 2)
+		(void)write_str(cg->dir[0], "cgroup.kill", "1");
+	for (int round = 0; round < 2000; round++) {
+		int n = 0;
+
+		for (int c = 0; c < GX_CG_N; c++)
+			if (cg->dir[c] != NULL)
+				n += kill_listed(cg->dir[c]);
+		if (n == 0)
+			return;
+		usleep(1000);
+	}
+}
+
+/* The number after @key in a "key value" file, or 0. */
+static unsigned long long
+event_count(const char *dir, const char *file, const char *key)
+{
+	char *p = xasprintf("%s/%s", dir, file), buf[1024], *at;
+	unsigned long long v = 0;
+
+	if (read_small(p, buf, sizeof(buf)) == 0 &&
+	    (at = strstr(buf, key)) != NULL)
+		v = strtoull(at + strlen(key), NULL, 10);
+	free(p);
+	return v;
+}
+
+const char *
+cgroup_limit_hit(const struct gx_cgroup *cg)
+{
+	const char *mem_dir = cg->version == 2 ? cg->dir[0] :
+	    cg->dir[GX_CG_MEMORY];
+	const char *pids_dir = cg->version == 2 ? cg->dir[0] :
+	    cg->dir[GX_CG_PIDS];
+
+	if (!cg->active)
+		return NULL;
+	if (cg->memory && event_count(mem_dir, cg->version == 2 ?
+	    "memory.events" : "memory.oom_control", "oom_kill ") > 0)
+		return "memory";
+	if (cg->pids && event_count(pids_dir, "pids.events", "max ") > 0)
+		return "processes";
+	return NULL;
+}
+
+void
+cgroup_destroy(struct gx_cgroup *cg)
+{
+	for (int c = 0; c < GX_CG_N; c++) {
+		if (cg->procs_fd[c] >= 0)
+			close(cg->procs_fd[c]);
+		if (cg->dir[c] != NULL && rmdir(cg->dir[c]) < 0 &&
+		    errno == EBUSY) {
+			usleep(10000);
+			rmdir(cg->dir[c]);
+		}
+		free(cg->dir[c]);
+		cg->dir[c] = NULL;
+		cg->procs_fd[c] = -1;
+	}
+	cg->active = false;
+}

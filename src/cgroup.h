@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: ISC */
+#ifndef GX_CGROUP_H
+#define GX_CGROUP_H
+
+#include <stdbool.h>
+
+struct gx_policy;
+
+/*
+ * A cgroup of the run's own, nested under the cgroup guardexec was
+ * started in (never above or beside it), holding limits.processes
+ * (pids.max) and limits.memory (memory.max / memory.limit_in_bytes).
+ * cgroup v2 is preferred; v1's pids and memory hierarchies (hybrid hosts)
+ * work too.  The child joins it as the first step after fork; at the end
+ * everything in it is killed and it is removed.
+ */
+enum { GX_CG_PIDS, GX_CG_MEMORY, GX_CG_N };
+
+struct gx_cgroup {
+	bool active;
+	int version;                /* 1 or 2 */
+	char *dir[GX_CG_N];         /* v1: one per controller; v2: dir[0] */
+	int procs_fd[GX_CG_N];      /* cgroup.procs, for the child; or -1 */
+	bool pids, memory;          /* which limits it enforces */
+	char desc[512];             /* the record's isolation.cgroup */
+	char why[160];              /* why there is none */
+};
+
+/*
+ * Make the run's cgroup when the policy sets limits.processes or
+ * limits.memory and a writable hierarchy exists (in practice: root).
+ * Never fails the run: without one, @cg is inactive and @cg->why says
+ * why (the rlimits still apply).  Returns 0.
+ */
+int cgroup_prepare(const struct gx_policy *pol, struct gx_cgroup *cg);
+
+/* Child side, async-signal-safe: move the calling process in.  0 / -1. */
+int cgroup_join(const struct gx_cgroup *cg);
+
+/*
+ * Parent side, at the end: kill everything still in the cgroup (v2's
+ * cgroup.kill where available), wait until it is empty (bounded).
+ */
+void cgroup_kill_all(const struct gx_cgroup *cg);
+
+/* "memory" or "processes" when the cgroup's limit was hit, else NULL. */
+const char *cgroup_limit_hit(const struct gx_cgroup *cg);
+
+/* Remove the cgroup directories and free @cg. */
+void cgroup_destroy(struct gx_cgroup *cg);
+
+#endif
