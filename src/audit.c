@@ -165,7 +165,7 @@ audit_build(const struct gx_record_in *in)
 	j = xjson(json_object());
 	if (in->pol != NULL) {
 		set(j, "name", str_lossy(in->pol->name, NULL));
-		set(j, "path", str_lossy(in->pol->path, NULL));
+		set(j, "path", str_or_null(in->pol->path));
 		set(j, "sha256", json_string(in->pol->sha256));
 	} else {
 		set(j, "name", json_null());
@@ -609,15 +609,14 @@ cut_strings(json_t *arr, size_t keep, size_t maxlen)
 		json_t *s = json_array_get(arr, i);
 
 		if (json_is_string(s) && json_string_length(s) > maxlen) {
-			char *t = xasprintf("%.*s...", (int)maxlen,
-			    json_string_value(s));
-
-			/* Cut at a UTF-8 boundary. */
+			const char *v = json_string_value(s);
 			size_t l = maxlen;
+			char *t;
 
-			while (l > 0 && ((unsigned char)t[l] & 0xc0) == 0x80)
+			/* Cut before a UTF-8 continuation byte, not inside. */
+			while (l > 0 && ((unsigned char)v[l] & 0xc0) == 0x80)
 				l--;
-			memcpy(t + l, "...", 4);
+			t = xasprintf("%.*s...", (int)l, v);
 			json_array_set_new(arr, i, str_lossy(t, NULL));
 			free(t);
 		}

@@ -66,11 +66,12 @@ cli_parse(int argc, char **argv, struct gx_opts *o, struct gx_diag *diag)
 			    argv[optind - 1]);
 			return -1;
 		default:
-			if (optopt != 0)
-				diag_add(diag, "unknown option -%c", optopt);
-			else
-				diag_add(diag, "unknown option %s",
+			/* A long option (or one given a value it takes not). */
+			if (strncmp(argv[optind - 1], "--", 2) == 0)
+				diag_add(diag, "unknown or malformed option %s",
 				    argv[optind - 1]);
+			else
+				diag_add(diag, "unknown option -%c", optopt);
 			return -1;
 		}
 	}

@@ -193,6 +193,7 @@ filter_resolve(const char *name)
 {
 	int nr = seccomp_syscall_resolve_name(name);
 
+	/* Other negative numbers: names that exist on other architectures. */
 	return nr == __NR_SCMP_ERROR ? -1 : nr;
 }
 

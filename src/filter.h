@@ -50,8 +50,10 @@ const char *const *filter_group_names(void);
 const char *const *filter_enosys_names(void);
 
 /*
- * Syscall number of @name on the native architecture, or -1 when
- * libseccomp does not know the name (pure).
+ * Syscall number of @name on the native architecture; a negative
+ * pseudo-number other than -1 when the name exists only on other
+ * architectures (libseccomp's convention); -1 when libseccomp does not
+ * know the name at all (pure).
  */
 int filter_resolve(const char *name);
 

@@ -219,11 +219,23 @@ get_strings(struct ps *ps, const config_setting_t *s, const char *key,
 	return 0;
 }
 
-/* Every member of a group must be a known key. */
+static bool
+known(const char *const *keys, const char *name)
+{
+	for (size_t j = 0; keys[j] != NULL; j++)
+		if (strcmp(name, keys[j]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Every member of a group must be a known key; unknown ones are reported
+ * and the known ones are still checked (every problem is reported).
+ * Returns false only when @g is not a group at all.
+ */
 static bool
 check_group(struct ps *ps, const config_setting_t *g, const char *const *keys)
 {
-	bool ok = true;
 	int n;
 
 	if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
@@ -234,23 +246,24 @@ check_group(struct ps *ps, const config_setting_t *g, const char *const *keys)
 	n = config_setting_length(g);
 	for (int i = 0; i < n; i++) {
 		config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
-		bool known = false;
 		char *k;
 
-		for (size_t j = 0; keys[j] != NULL; j++)
-			if (strcmp(config_setting_name(s), keys[j]) == 0)
-				known = true;
-		if (!known) {
+		if (!known(keys, config_setting_name(s))) {
 			k = key_of(s);
 			err(ps, s, k, "unknown key");
 			free(k);
-			ok = false;
 		}
 	}
-	return ok;
+	return true;
 }
 
-/* Iterate the members of a group whose keys were checked. */
+/* Iterate the members of a group with a key among @keys. */
+#define FOR_KNOWN(g, s, i, keys) \
+	for (int i = 0; (s = config_setting_get_elem(g, (unsigned)i)) != NULL; \
+	    i++) \
+		if (known(keys, config_setting_name(s)))
+
+/* Iterate every member (a group of free names, like env.set). */
 #define FOR_MEMBERS(g, s, i) \
 	for (int i = 0; (s = config_setting_get_elem(g, (unsigned)i)) != NULL; \
 	    i++)
@@ -264,7 +277,7 @@ parse_command(struct ps *ps, const config_setting_t *g)
 
 	if (!check_group(ps, g, keys))
 		return;
-	FOR_MEMBERS(g, s, i) {
+	FOR_KNOWN(g, s, i, keys) {
 		const char *name = config_setting_name(s);
 		int v;
 
@@ -332,7 +345,7 @@ parse_env(struct ps *ps, const config_setting_t *g)
 	ps->pol->has_env = true;
 	if (!check_group(ps, g, keys))
 		return;
-	FOR_MEMBERS(g, s, i) {
+	FOR_KNOWN(g, s, i, keys) {
 		if (strcmp(config_setting_name(s), "allow") == 0) {
 			get_strings(ps, s, "env.allow", add_env_allow, NULL);
 			continue;
@@ -367,7 +380,7 @@ parse_limits(struct ps *ps, const config_setting_t *g)
 
 	if (!check_group(ps, g, keys))
 		return;
-	FOR_MEMBERS(g, s, i) {
+	FOR_KNOWN(g, s, i, keys) {
 		const char *name = config_setting_name(s);
 		char *k = xasprintf("limits.%s", name);
 		struct gx_rlimit_val *rv = NULL;
@@ -446,7 +459,7 @@ parse_output(struct ps *ps, const config_setting_t *g)
 
 	if (!check_group(ps, g, keys))
 		return;
-	FOR_MEMBERS(g, s, i) {
+	FOR_KNOWN(g, s, i, keys) {
 		const char *name = config_setting_name(s);
 
 		if (strcmp(name, "max_bytes") == 0) {
@@ -476,7 +489,7 @@ add_syscall(struct ps *ps, const config_setting_t *e, const char *key,
 			err(ps, e, key, "unknown syscall group \"%s\"", v);
 			return;
 		}
-	} else if (filter_resolve(v) < 0) {
+	} else if (filter_resolve(v) == -1) {
 		err(ps, e, key, "unknown syscall \"%s\"", v);
 		return;
 	}
@@ -535,7 +548,7 @@ parse_syscalls(struct ps *ps, const config_setting_t *g)
 	pol->has_syscalls = true;
 	if (!check_group(ps, g, keys))
 		return;
-	FOR_MEMBERS(g, s, i) {
+	FOR_KNOWN(g, s, i, keys) {
 		const char *name = config_setting_name(s);
 
 		if (strcmp(name, "default_action") == 0) {
@@ -607,7 +620,7 @@ parse_filesystem(struct ps *ps, const config_setting_t *g)
 	ps->pol->has_filesystem = true;
 	if (!check_group(ps, g, keys))
 		return;
-	FOR_MEMBERS(g, s, i) {
+	FOR_KNOWN(g, s, i, keys) {
 		if (strcmp(config_setting_name(s), "read") == 0)
 			get_strings(ps, s, "filesystem.read", add_path,
 			    &ps->pol->fs_read);
@@ -627,7 +640,7 @@ parse_network(struct ps *ps, const config_setting_t *g)
 
 	if (!check_group(ps, g, keys))
 		return;
-	FOR_MEMBERS(g, s, i)
+	FOR_KNOWN(g, s, i, keys)
 		if ((v = get_enum(ps, s, "network.mode", modes)) >= 0)
 			ps->pol->network = (enum gx_net)v;
 }
@@ -755,7 +768,7 @@ parse_audit(struct ps *ps, const config_setting_t *g)
 
 	if (!check_group(ps, g, keys))
 		return;
-	FOR_MEMBERS(g, s, i) {
+	FOR_KNOWN(g, s, i, keys) {
 		const char *name = config_setting_name(s);
 
 		if (strcmp(name, "log") == 0) {
@@ -797,6 +810,75 @@ defaults(struct gx_policy *pol)
 	pol->audit_facility = LOG_AUTHPRIV;
 	pol->audit_facility_name = xstrdup("authpriv");
 	pol->audit_sync = true;
+}
+
+/*
+ * libconfig 1.5 silently wraps an integer literal of 2^31 or more that
+ * has no L suffix ("max_bytes = 4294967296;" would read as 0: no cap).
+ * Find such literals in the text (outside strings and comments) before
+ * parsing.  Returns the line of the first, or 0.
+ */
+static int
+find_wrapping_int(const char *buf, size_t len)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+
+		if (c == '\n') {
+			line++;
+		} else if (c == '"') {
+			for (i++; i < len && buf[i] != '"'; i++) {
+				if (buf[i] == '\\')
+					i++;
+				else if (buf[i] == '\n')
+					line++;
+			}
+		} else if (c == '#' || (c == '/' && i + 1 < len &&
+		    buf[i + 1] == '/')) {
+			while (i + 1 < len && buf[i + 1] != '\n')
+				i++;
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
+			for (i += 2; i + 1 < len && !(buf[i] == '*' &&
+			    buf[i + 1] == '/'); i++)
+				if (buf[i] == '\n')
+					line++;
+			i++;
+		} else if (isdigit((unsigned char)c) && (i == 0 ||
+		    !(isalnum((unsigned char)buf[i - 1]) || buf[i - 1] == '_' ||
+		    buf[i - 1] == '.'))) {
+			unsigned long long v = 0;
+			bool big = false, hex = false;
+			size_t j = i;
+
+			if (c == '0' && j + 1 < len && (buf[j + 1] == 'x' ||
+			    buf[j + 1] == 'X')) {
+				hex = true;
+				j += 2;
+			}
+			for (; j < len && (hex ? isxdigit((unsigned char)buf[j]) :
+			    isdigit((unsigned char)buf[j])); j++) {
+				int d = isdigit((unsigned char)buf[j]) ?
+				    buf[j] - '0' : (tolower(buf[j]) - 'a' + 10);
+
+				v = v * (hex ? 16 : 10) + (unsigned long long)d;
+				if (v > (hex ? 0xffffffffULL : 2147483647ULL))
+					big = true;
+				if (v > (1ULL << 60))
+					v = 1ULL << 60;
+			}
+			if (j < len && (buf[j] == '.' || buf[j] == 'e' ||
+			    buf[j] == 'E'))
+				big = false;    /* a float */
+			if (j < len && buf[j] == 'L')
+				big = false;
+			if (big)
+				return line;
+			i = j - 1;
+		}
+	}
+	return 0;
 }
 
 /* libconfig 1.5 cannot turn @include off; a policy is one file. */
@@ -952,6 +1034,13 @@ policy_load(const char *path, bool privileged, struct gx_policy *pol,
 		free(buf);
 		return -1;
 	}
+	if ((line = find_wrapping_int(buf, len)) != 0) {
+		diag_add(diag, "%s:%d: an integer of 2^31 or more needs an L "
+		    "suffix (or write a size as a string like \"4G\")", path,
+		    line);
+		free(buf);
+		return -1;
+	}
 	SHA256Init(&ctx);
 	SHA256Update(&ctx, (const uint8_t *)buf, len);
 	SHA256Final(digest, &ctx);
@@ -1044,7 +1133,8 @@ static void
 print_limit(FILE *out, const char *key, const struct gx_rlimit_val *v)
 {
 	if (v->set)
-		fprintf(out, "  %s = %llu;\n", key, (unsigned long long)v->value);
+		fprintf(out, "  %s = %llu%s;\n", key, (unsigned long long)v->value,
+		    v->value > INT32_MAX ? "L" : "");
 	else
 		fprintf(out, "  # %s: inherited\n", key);
 }
@@ -1095,8 +1185,9 @@ policy_print(const struct gx_policy *pol, FILE *out,
 	print_limit(out, "core", &l->core);
 	print_limit(out, "stack", &l->stack);
 	fputs("};\n\n", out);
-	fprintf(out, "output: {\n  max_bytes = %llu;\n  on_overflow = \"%s\";\n"
+	fprintf(out, "output: {\n  max_bytes = %llu%s;\n  on_overflow = \"%s\";\n"
 	    "  keep = \"%s\";\n};\n\n", (unsigned long long)pol->max_bytes,
+	    pol->max_bytes > INT32_MAX ? "L" : "",
 	    pol->on_overflow == GX_OVERFLOW_KILL ? "kill" : "truncate",
 	    pol->keep == GX_KEEP_HEAD ? "head" : "head_tail");
 	if (pol->has_syscalls || allow_override != NULL) {
@@ -1162,12 +1253,16 @@ advisory_match(const struct gx_policy *pol, char *const *argv)
 	for (size_t i = 0; argv[i] != NULL; i++)
 		len += strlen(argv[i]) + 1;
 	line = xmalloc(len);
-	line[0] = '\0';
+	len = 0;
 	for (size_t i = 0; argv[i] != NULL; i++) {
+		size_t alen = strlen(argv[i]);
+
 		if (i > 0)
-			strlcat(line, " ", len);
-		strlcat(line, argv[i], len);
+			line[len++] = ' ';
+		memcpy(line + len, argv[i], alen);
+		len += alen;
 	}
+	line[len] = '\0';
 	out = xcalloc(pol->n_advisory + 1, sizeof(*out));
 	for (size_t i = 0; i < pol->n_advisory; i++) {
 		const struct gx_advisory_rule *r = &pol->advisory[i];

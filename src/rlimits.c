@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include "rlimits.h"
 
@@ -83,13 +82,18 @@ apply_one(int resource, const struct gx_rlimit_val *v, rlim_t extra_hard)
 		return -1;
 	want.rlim_cur = (rlim_t)v->value;
 	want.rlim_max = (rlim_t)v->value + extra_hard;
-	if (cur.rlim_max != RLIM_INFINITY && want.rlim_max > cur.rlim_max &&
-	    geteuid() != 0) {
-		/* Cannot raise: the lower inherited hard limit binds. */
-		want.rlim_max = cur.rlim_max;
-		if (want.rlim_cur > want.rlim_max)
-			want.rlim_cur = want.rlim_max;
-	}
+	if (setrlimit(resource, &want) == 0)
+		return 0;
+	if (errno != EPERM || cur.rlim_max == RLIM_INFINITY ||
+	    want.rlim_max <= cur.rlim_max)
+		return -1;
+	/*
+	 * Not allowed to raise the hard limit (no CAP_SYS_RESOURCE): the
+	 * lower inherited one binds, which is stricter than asked.
+	 */
+	want.rlim_max = cur.rlim_max;
+	if (want.rlim_cur > want.rlim_max)
+		want.rlim_cur = want.rlim_max;
 	return setrlimit(resource, &want);
 }
 

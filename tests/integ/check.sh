@@ -1,7 +1,7 @@
 #!/bin/bash
 # --check validates, prints the effective policy, runs nothing.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 12
+plan 13
 
 P=$(policy chk <<'EOF2'
 version = 1;
@@ -29,6 +29,9 @@ like "shows the advisory match" "$(cat "$T/out")" '^# advisory \(not enforced\):
 "$GUARDEXEC" -p "$P" --check > "$T/eff.cfg" 2>/dev/null
 "$GUARDEXEC" -p "$T/eff.cfg" --check > /dev/null 2>&1
 is "the printed policy is itself a valid policy" "$?" 0
+"$GUARDEXEC" -p "$TOP_SRCDIR/policies/agent.cfg" --check > "$T/agent-eff.cfg" 2>/dev/null
+"$GUARDEXEC" -p "$T/agent-eff.cfg" --check > /dev/null 2>&1
+is "so is agent.cfg's, with sizes of 2^31 and more" "$?" 0
 
 printf 'version = 1;\nname = "x";\nlimits: { memory = "lots"; };\n' > "$T/bad.cfg"
 (cd "$T" && "$GUARDEXEC" -p bad.cfg --check > "$T/out" 2> "$T/err")
