@@ -247,9 +247,9 @@ audit_build(const struct gx_record_in *in)
 	set(j, "filesystem", str_or_null(in->isolation_fs));
 	set(j, "network", str_or_null(in->isolation_net));
 	set(j, "cgroup", str_or_null(in->isolation_cgroup));
+	set(j, "user", str_or_null(in->isolation_user));
 	if (in->isolation_cgroup_why != NULL)
 		set(j, "cgroup_why", str_lossy(in->isolation_cgroup_why, NULL));
-	set(j, "user", str_or_null(in->isolation_user));
 	set(rec, "isolation", j);
 
 	if (o != NULL && o->n_forwarded > 0) {

@@ -9,6 +9,9 @@
 #include "log.h"
 #include "util.h"
 
+static void vmsg(const char *fmt, va_list ap, int errsv)
+	__attribute__((format(printf, 1, 0)));
+
 static void
 vmsg(const char *fmt, va_list ap, int errsv)
 {

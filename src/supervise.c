@@ -993,13 +993,25 @@ reap(pid_t child, bool *child_done, int *child_status)
 	}
 }
 
-/* Kill everything left, until no child of ours remains (bounded). */
+/*
+ * Kill everything left, until no child of ours remains (bounded).  With
+ * @grace_ms, first let the family end by itself for that long (a signal
+ * we relayed may still be in its handlers).
+ */
 static bool
 kill_all_and_reap(pid_t self, pid_t pgid, pid_t child, bool *child_done,
-    int *child_status)
+    int *child_status, double grace_ms)
 {
-	double until = now_ms() + REAP_LIMIT_MS;
+	double until = now_ms() + REAP_LIMIT_MS, grace_end = now_ms() + grace_ms;
+	siginfo_t gsi;
 
+	while (grace_ms > 0 && now_ms() < grace_end) {
+		reap(child, child_done, child_status);
+		if (waitid(P_ALL, 0, &gsi, WEXITED | WNOHANG | WNOWAIT) < 0 &&
+		    errno == ECHILD)
+			return true;
+		usleep(2000);
+	}
 	for (;;) {
 		siginfo_t si;
 
@@ -1155,7 +1167,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		if (child_done && !family_dead) {
 			/* The command ended: nothing it started may stay. */
 			if (!kill_all_and_reap(self, child, child, &child_done,
-			    &child_status))
+			    &child_status, out->n_forwarded > 0 ?
+			    run->pol->limits.kill_grace * 1e3 : 0))
 				out->left_running = true;
 			family_dead = true;
 			idle_since = now_ms();
@@ -1263,7 +1276,7 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	/* Stragglers: anything reparented to us since, or left in the cgroup. */
 	if (run->cgroup != NULL)
 		cgroup_kill_all(run->cgroup);
-	kill_all_and_reap(self, 0, child, &child_done, &child_status);
+	kill_all_and_reap(self, 0, child, &child_done, &child_status, 0);
 
 	clock_gettime(CLOCK_REALTIME, &out->end);
 	clock_gettime(CLOCK_MONOTONIC, &mono1);

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * gxbench: the measuring driver behind bench/run.
+ *
+ *   gxbench spawn ROUNDS CMD... [::: CMD...]...
+ *       run each command once per round, interleaved A B C A B C ..., and
+ *       print the median wall time per run of each, with its ratio to the
+ *       first.
+ *   gxbench pipe CMD...
+ *       run CMD with stdout on a pipe that gxbench drains (the reader of
+ *       the pipeline); print bytes, seconds and GB/s.
+ *   gxbench rss CMD...
+ *       run CMD and print the peak RSS (kB) wait4 reports for it.
+ *   gxbench append WRITERS RECORDS LOG SYNC
+ *       WRITERS processes each append RECORDS records to LOG through
+ *       audit_log_append (SYNC 0 or 1); print microseconds per record.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "log.h"
+
+extern char **environ;
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static pid_t
+spawn(char **argv, int out_fd)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (out_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	else
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0) {
+		fprintf(stderr, "gxbench: %s: %s\n", argv[0], strerror(rc));
+		exit(2);
+	}
+	return pid;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+bench_spawn(int argc, char **argv)
+{
+	int rounds = atoi(argv[0]), ncmd = 0;
+	char **cmds[16];
+	double *t[16];
+
+	cmds[ncmd++] = argv + 1;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], ":::") == 0) {
+			argv[i] = NULL;
+			if (ncmd < 16)
+				cmds[ncmd++] = argv + i + 1;
+		}
+	}
+	for (int c = 0; c < ncmd; c++)
+		t[c] = calloc((size_t)rounds, sizeof(double));
+	for (int r = 0; r < rounds; r++) {
+		for (int c = 0; c < ncmd; c++) {
+			double t0 = now();
+			int st;
+			pid_t p = spawn(cmds[c], -1);
+
+			waitpid(p, &st, 0);
+			t[c][r] = now() - t0;
+			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+				fprintf(stderr, "gxbench: %s failed (status %d)\n",
+				    cmds[c][0], st);
+				return 1;
+			}
+		}
+	}
+	for (int c = 0; c < ncmd; c++) {
+		qsort(t[c], (size_t)rounds, sizeof(double), cmp_double);
+		printf("%.4f", t[c][rounds / 2] * 1e3);
+		printf(c + 1 < ncmd ? " " : "\n");
+	}
+	return 0;
+}
+
+static int
+bench_pipe(char **argv)
+{
+	int p[2], st;
+	static char buf[1 << 20];
+	unsigned long long total = 0;
+	double t0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		return 2;
+	fcntl(p[0], F_SETPIPE_SZ, 1 << 20);
+	t0 = now();
+	pid = spawn(argv, p[1]);
+	close(p[1]);
+	while ((n = read(p[0], buf, sizeof(buf))) > 0)
+		total += (unsigned long long)n;
+	waitpid(pid, &st, 0);
+	printf("%llu %.4f %.3f\n", total, now() - t0,
+	    (double)total / (now() - t0) / 1e9);
+	return 0;
+}
+
+static int
+bench_rss(char **argv)
+{
+	struct rusage ru;
+	int st;
+	pid_t pid = spawn(argv, -1);
+
+	wait4(pid, &st, 0, &ru);
+	printf("%ld\n", ru.ru_maxrss);
+	return 0;
+}
+
+static int
+bench_append(char **argv)
+{
+	int writers = atoi(argv[0]), records = atoi(argv[1]);
+	const char *path = argv[2];
+	bool sync = atoi(argv[3]) != 0;
+	double t0 = now();
+
+	for (int w = 0; w < writers; w++) {
+		if (fork() == 0) {
+			static char *av[] = { "bench", "arg", NULL };
+			struct gx_record_in in = { .argv = av, .cwd = "/" };
+			struct gx_diag d = { 0 };
+			struct gx_log log;
+
+			if (audit_log_open(&log, path, false, &d) < 0)
+				_exit(1);
+			for (int i = 0; i < records; i++) {
+				json_t *rec = audit_build(&in);
+				char *line;
+
+				if (audit_log_append(&log, rec, sync, &line, &d) < 0)
+					_exit(1);
+				free(line);
+				json_decref(rec);
+			}
+			audit_log_close(&log);
+			_exit(0);
+		}
+	}
+	for (int w = 0; w < writers; w++) {
+		int st;
+
+		wait(&st);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			return 1;
+	}
+	printf("%.2f\n", (now() - t0) * 1e6 / ((double)writers * records));
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc >= 4 && strcmp(argv[1], "spawn") == 0)
+		return bench_spawn(argc - 2, argv + 2);
+	if (argc >= 3 && strcmp(argv[1], "pipe") == 0)
+		return bench_pipe(argv + 2);
+	if (argc >= 3 && strcmp(argv[1], "rss") == 0)
+		return bench_rss(argv + 2);
+	if (argc == 6 && strcmp(argv[1], "append") == 0)
+		return bench_append(argv + 2);
+	fprintf(stderr, "usage: see the comment at the top of bench/gxbench.c\n");
+	return 2;
+}
