@@ -354,13 +354,22 @@ filter_build(const struct gx_policy *pol, bool net_seccomp, bool learn,
 	}
 	if (!pol->has_syscalls)
 		return 0;
-	if (build_policy(pol, V_PLAIN, &f->policy, diag) < 0 ||
-	    build_policy(pol, V_NOTIFY, &f->notify, diag) < 0)
+	/* The plain variant is compiled only if the listener fails. */
+	if (build_policy(pol, V_NOTIFY, &f->notify, diag) < 0)
 		goto fail;
 	return 0;
 fail:
 	filter_free(f);
 	return -1;
+}
+
+int
+filter_build_plain(const struct gx_policy *pol, struct gx_filter *f,
+    struct gx_diag *diag)
+{
+	if (!pol->has_syscalls || f->policy.len > 0)
+		return 0;
+	return build_policy(pol, V_PLAIN, &f->policy, diag);
 }
 
 int

@@ -31,7 +31,7 @@ struct gx_policy;
  */
 struct gx_filter {
 	struct sock_fprog guard;
-	struct sock_fprog policy;   /* plain; .len == 0: no policy filter */
+	struct sock_fprog policy;   /* plain; built only when needed */
 	struct sock_fprog notify;   /* notify/learn variant; may be empty */
 };
 
@@ -63,6 +63,13 @@ int filter_resolve(const char *name);
  */
 int filter_build(const struct gx_policy *pol, bool net_seccomp, bool learn,
     struct gx_filter *f, struct gx_diag *diag);
+
+/*
+ * Build the plain variant of the policy filter, when it is needed (no
+ * listener could be had).  Returns 0, or -1 with a message in @diag.
+ */
+int filter_build_plain(const struct gx_policy *pol, struct gx_filter *f,
+    struct gx_diag *diag);
 
 /* Load the guard program (child side, async-signal-safe).  0 or -1. */
 int filter_load_guard(const struct gx_filter *f);

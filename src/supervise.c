@@ -280,10 +280,12 @@ child_main(const struct gx_run *run, bool plain, pid_t parent, int errfd,
 			/* Wait here until guardexec holds the listener. */
 			syscall(GX_MARKER_SYSCALL);
 		} else if (errno == EBUSY && !run->learn) {
-			/* A listener up the stack (nested): plain actions. */
+			/*
+			 * A listener up the stack (nested): guardexec starts
+			 * the child again with the plain filter.
+			 */
 			child_say(errfd, STAGE_LISTENER_FALLBACK, errno);
-			if (filter_load_plain(run->filter) < 0)
-				child_fail(errfd, STAGE_SECCOMP, 0);
+			_exit(GX_EXIT_FAILURE);
 		} else {
 			child_fail(errfd, STAGE_SECCOMP, 1);
 		}
@@ -912,7 +914,11 @@ bootstrap(struct notify *ns, int stp, struct child_err *ce)
 				    sizeof(ns->out->reporting));
 				continue;
 			}
-			if (errno != EBADF) {
+			if (errno != EBADF && poll(p, 1, errno == ESRCH ? 100 : 0)
+			    > 0) {
+				/* The child said why (or died): read it first. */
+				expect_listener = false;
+			} else if (errno != EBADF) {
 				snprintf(ns->out->reporting,
 				    sizeof(ns->out->reporting), "unavailable: "
 				    "pidfd_getfd: %s", strerror(errno));
@@ -920,8 +926,7 @@ bootstrap(struct notify *ns, int stp, struct child_err *ce)
 				waitpid(ns->child, NULL, 0);
 				rc = -2;
 				break;
-			}
-			if (poll(p, 1, 0) == 0) {
+			} else if (poll(p, 1, 0) == 0) {
 				usleep(20);
 				continue;
 			}
@@ -945,11 +950,13 @@ bootstrap(struct notify *ns, int stp, struct child_err *ce)
 		if (ce->stage == STAGE_LISTENER_READY) {
 			expect_listener = true;
 		} else if (ce->stage == STAGE_LISTENER_FALLBACK) {
-			expect_listener = false;
 			snprintf(ns->out->reporting, sizeof(ns->out->reporting),
 			    "unavailable: %s (plain seccomp actions, no names)",
 			    ce->err == EBUSY ? "a seccomp listener is already "
 			    "installed (nested guardexec?)" : strerror(ce->err));
+			waitpid(ns->child, NULL, 0);
+			rc = -2;
+			break;
 		} else {
 			rc = -1;
 			break;
@@ -1104,6 +1111,17 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		close(outp[0]);
 		close(errp[0]);
 		outp[0] = errp[0] = -1;
+		{
+			struct gx_diag d = { 0 };
+
+			if (filter_build_plain(run->pol, run->filter, &d) < 0) {
+				strlcpy(out->error, d.n ? d.msgs[0] :
+				    "building the plain seccomp filter",
+				    sizeof(out->error));
+				diag_free(&d);
+				goto refused;
+			}
+		}
 	}
 	if (bs == -2) {
 		snprintf(out->error, sizeof(out->error), "--learn needs a "

@@ -30,7 +30,7 @@ struct gx_run {
 	const char *exec_path;      /* resolved path for execve */
 	char *const *envp;
 	const char *cwd;            /* absolute working directory */
-	const struct gx_filter *filter;
+	struct gx_filter *filter;   /* the plain variant is added on fallback */
 	int landlock_fd;            /* ruleset to restrict to, or -1 */
 	const struct gx_cgroup *cgroup;  /* the run's cgroup, or NULL */
 	bool netns;                 /* unshare(CLONE_NEWNET) in the child */
