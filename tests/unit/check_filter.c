@@ -216,6 +216,9 @@ START_TEST(test_build_with_syscalls)
 	    "deny = [ \"ptrace\" ]; };", &pol);
 	if (filter_build(&pol, false, false, &f, &d) != 0)
 		ck_abort_msg("%s", d.msgs[0]);
+	/* The plain variant is compiled only on fallback. */
+	ck_assert_uint_eq(f.policy.len, 0);
+	ck_assert_int_eq(filter_build_plain(&pol, &f, &d), 0);
 	ck_assert_uint_gt(f.policy.len, 0);
 	ck_assert_ptr_nonnull(f.policy.filter);
 	ck_assert_uint_gt(f.notify.len, 0);
@@ -248,7 +251,8 @@ START_TEST(test_build_every_group)
 		    "\"@mount\", \"@keyring\", \"@io-uring\" ]; };",
 		    actions[a]);
 		load(text, &pol);
-		if (filter_build(&pol, true, false, &f, &d) != 0)
+		if (filter_build(&pol, true, false, &f, &d) != 0 ||
+		    filter_build_plain(&pol, &f, &d) != 0)
 			ck_abort_msg("%s: %s", actions[a], d.msgs[0]);
 		ck_assert_uint_gt(f.policy.len, 0);
 		ck_assert_uint_gt(f.notify.len, 0);
@@ -341,7 +345,8 @@ run_filtered(const char *text, bool net_seccomp, int (*probe)(void))
 	pid_t pid;
 
 	load(text, &pol);
-	if (filter_build(&pol, net_seccomp, false, &f, &d) != 0)
+	if (filter_build(&pol, net_seccomp, false, &f, &d) != 0 ||
+	    filter_build_plain(&pol, &f, &d) != 0)
 		ck_abort_msg("%s", d.msgs[0]);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
