@@ -216,6 +216,7 @@ fi
 U="$T/u"
 mkdir -p "$U"
 if unpriv_setup; then
+	TRY=$HELPERS/try-syscall
 	if is_root; then chown 65534:65534 "$U"; fi
 	as_user "$GUARDEXEC" -p "$NONE" -l "$U/audit.log" -r "$U/result.json" -- \
 		"$TRY" connect-tcp "$TCP" socket-inet socket-unix \
@@ -249,6 +250,9 @@ if ! is_root; then
 elif [ -z "$NOBODY_UID" ]; then
 	for _i in 1 2 3 4; do skip "command.user: no user \"nobody\" here"; done
 else
+	# nobody must reach the helper (a checkout under /root is 0700).
+	unpriv_setup > /dev/null || true
+	TRY=$HELPERS/try-syscall
 	echo root-only > "$T/rootonly"
 	chmod 600 "$T/rootonly"
 	run_gx -p "$PLAIN" -- "$TRY" read-file "$T/rootonly"

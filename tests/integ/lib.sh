@@ -114,7 +114,9 @@ field() {
 }
 
 # A user for the unprivileged runs, and a command prefix to become it.
-# Sets $AS_USER ("" when not possible) and $UNPRIV_REASON.
+# Sets $AS_USER ("" when not possible) and $UNPRIV_REASON.  When uid
+# 65534 cannot reach the build tree (a checkout under /root, mode 700),
+# guardexec and the helpers are copied into $T and used from there.
 unpriv_setup() {
 	AS_USER=""
 	UNPRIV_REASON=""
@@ -126,20 +128,32 @@ unpriv_setup() {
 		UNPRIV_REASON="setpriv (util-linux) is not installed"
 		return 1
 	fi
-	# nobody must be able to reach the binary and the test directory.
+	chmod 1777 "$T"
 	if ! setpriv --reuid=65534 --regid=65534 --clear-groups \
-		test -x "$GUARDEXEC" 2>/dev/null; then
-		UNPRIV_REASON="uid 65534 cannot execute $GUARDEXEC (a parent directory is not searchable)"
-		return 1
+		test -x "$HELPERS/try-syscall" -a -x "$GUARDEXEC" 2>/dev/null; then
+		mkdir -p "$T/ubin/helpers"
+		cp "$GUARDEXEC" "$T/ubin/guardexec"
+		for h in "$HELPERS"/*; do
+			[ -f "$h" ] && [ -x "$h" ] && cp "$h" "$T/ubin/helpers/"
+		done
+		chmod -R a+rX "$T/ubin"
+		GUARDEXEC=$T/ubin/guardexec
+		HELPERS=$T/ubin/helpers
+		if ! setpriv --reuid=65534 --regid=65534 --clear-groups \
+			test -x "$GUARDEXEC" 2>/dev/null; then
+			UNPRIV_REASON="uid 65534 cannot execute from $T either"
+			return 1
+		fi
 	fi
 	AS_USER="setpriv --reuid=65534 --regid=65534 --clear-groups --"
-	chmod 1777 "$T"
 	return 0
 }
 
 # Runs "$@" as the unprivileged user (see unpriv_setup).
 as_user() {
-	if [ "$AS_USER" = " " ]; then "$@"; else $AS_USER env HOME=/nonexistent "$@"; fi
+	# From $T: the caller's directory may be closed to uid 65534.
+	if [ "$AS_USER" = " " ]; then "$@"; else
+		(cd "$T" && $AS_USER env HOME=/nonexistent "$@"); fi
 }
 
 finish() {

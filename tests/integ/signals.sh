@@ -19,7 +19,7 @@ for sig in TERM INT HUP; do
 		"$HELPERS/report-signals" "$T/sig.txt" -c > /dev/null 2>&1 &
 	g=$!
 	track_pid "$g"
-	wait_for sh -c "[ \$(grep -c ready $T/sig.txt 2>/dev/null) = 2 ]"
+	wait_for sh -c "[ \"\$(grep -c ready $T/sig.txt 2>/dev/null)\" = 2 ]"
 	kill -s "$sig" "$g"
 	wait "$g"
 	rc=$?
