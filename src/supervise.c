@@ -93,7 +93,17 @@ supervise_init(void)
 	sigaddset(&set, SIGCHLD);
 	for (size_t i = 0; i < sizeof(relayed_signals) / sizeof(int); i++)
 		sigaddset(&set, relayed_signals[i]);
-	return sigprocmask(SIG_BLOCK, &set, NULL);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -1;
+	/*
+	 * An ignored signal is never pending, so signalfd would not see it:
+	 * a caller that ignores SIGINT (a background job of a script) must
+	 * still be able to reach the command through us.  Blocked first, so
+	 * the default action cannot strike in between.
+	 */
+	for (size_t i = 0; i < sizeof(relayed_signals) / sizeof(int); i++)
+		signal(relayed_signals[i], SIG_DFL);
+	return 0;
 }
 
 /* ---- the child ---------------------------------------------------- */
@@ -496,23 +506,46 @@ signal_one(pid_t pid, int sig)
 	close(pfd);
 }
 
-/* Send @sig to the whole family once; returns how many were signalled. */
+static bool
+pv_has(const struct pidvec *pv, pid_t pid)
+{
+	for (size_t i = 0; i < pv->n; i++)
+		if (pv->v[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * Send @sig to the whole family; returns how many were signalled.  The
+ * family is walked before anything is signalled (a parent that exits on
+ * the signal would otherwise hide its children while they are being
+ * reparented to us), then walked again for any that moved meanwhile.
+ */
 static size_t
 signal_family(pid_t self, pid_t pgid, int sig)
 {
-	struct pidvec pv = { 0 };
+	struct pidvec pv = { 0 }, again = { 0 };
 	size_t n;
 
-	if (pgid > 0)
-		kill(-pgid, sig);
 	family(self, &pv);
 	for (size_t i = 0; i < pv.n; i++) {
 		signal_one(pv.v[i], sig);
 		if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT)
 			signal_one(pv.v[i], SIGCONT);
 	}
+	if (sig == SIGKILL && pgid > 0)
+		kill(-pgid, sig);
+	family(self, &again);
+	for (size_t i = 0; i < again.n; i++) {
+		if (pv_has(&pv, again.v[i]))
+			continue;
+		signal_one(again.v[i], sig);
+		if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT)
+			signal_one(again.v[i], SIGCONT);
+	}
 	n = pv.n;
 	free(pv.v);
+	free(again.v);
 	return n;
 }
 

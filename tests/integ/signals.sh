@@ -3,7 +3,7 @@
 # whole command and are recorded; if guardexec is killed, the command
 # dies with it.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 10
+plan 11
 
 P=$(policy signals <<'EOF2'
 version = 1;
@@ -34,6 +34,19 @@ for sig in TERM INT HUP; do
 		like "SIG$sig is recorded" "$rec" "\"signals_received\":\\[\"SIG$sig\"\\]"
 	fi
 done
+
+# A caller that ignores SIGINT (as a script's background job does):
+# guardexec still takes it and relays it.
+rm -f "$T/sig.txt"
+sh -c 'trap "" INT; exec "$@"' sh "$GUARDEXEC" -l "$T/audit.log" -p "$P" -- \
+	"$HELPERS/report-signals" "$T/sig.txt" > /dev/null 2>&1 &
+g=$!
+track_pid "$g"
+wait_for grep -q ready "$T/sig.txt"
+kill -s INT "$g"
+wait "$g"
+is "SIGINT reaches the command even when the caller ignored it" \
+	"$(grep -c SIGINT "$T/sig.txt" 2>/dev/null)" 1
 
 # guardexec SIGKILLed: the command dies too (PR_SET_PDEATHSIG).
 "$GUARDEXEC" -l "$T/audit.log" -p "$P" -- "$HELPERS/spin-until-killed" -i "$T/orphan.pid" > /dev/null 2>&1 &
