@@ -330,6 +330,24 @@ build_policy(const struct gx_policy *pol, enum variant v,
 			continue;
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
 	}
+	/*
+	 * Learning keeps the policy's deny list: what it names stays refused
+	 * (and unlearned), so the learned policy behaves as the learning run.
+	 */
+	for (size_t i = 0; rc == 0 && v == V_LEARN && pol->sys_deny != NULL &&
+	    pol->sys_deny[i] != NULL; i++) {
+		const char *const *m = filter_group(pol->sys_deny[i]);
+		const char *one[2] = { pol->sys_deny[i], NULL };
+
+		for (m = m ? m : one; rc == 0 && *m != NULL; m++) {
+			nr = seccomp_syscall_resolve_name(*m);
+			if (nr == __NR_SCMP_ERROR || nr < 0 ||
+			    strcmp(*m, "exit") == 0 || strcmp(*m, "exit_group") == 0)
+				continue;
+			rc = seccomp_rule_add(ctx,
+			    SCMP_ACT_ERRNO((uint32_t)pol->sys_errno), nr, 0);
+		}
+	}
 	if (rc == 0)
 		rc = export_prog(ctx, prog);
 	seccomp_release(ctx);

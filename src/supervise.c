@@ -558,6 +558,120 @@ now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* ---- the sentinel ------------------------------------------------------ */
+
+/* The session id of @pid from /proc/PID/stat; -1 (also for a zombie). */
+static pid_t
+session_of(pid_t pid)
+{
+	char path[64], buf[512], *p, state = '?';
+	int fd, sid = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (p == NULL || sscanf(p + 1, " %c %*d %*d %d", &state, &sid) != 2 ||
+	    state == 'Z')
+		return -1;
+	return (pid_t)sid;
+}
+
+/*
+ * The sentinel's whole life: wait for guardexec to end.  A byte means a
+ * normal end; EOF means guardexec died (SIGKILL, OOM...) with the
+ * command's family still around: kill every process of the command's
+ * session and of its cgroup.  (A process that left the session with
+ * setsid() is out of its reach without a cgroup.)
+ */
+static void __attribute__((noreturn))
+sentinel_main(int rfd, pid_t sid, const struct gx_cgroup *cg)
+{
+	sigset_t empty;
+	char c;
+	ssize_t n;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_IGN);
+	sigemptyset(&empty);
+	sigprocmask(SIG_SETMASK, &empty, NULL);
+	do
+		n = read(rfd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1)
+		_exit(0);
+	for (int round = 0; round < 200; round++) {
+		struct dirent *de;
+		int killed = 0;
+		DIR *d = opendir("/proc");
+
+		if (d == NULL)
+			break;
+		while ((de = readdir(d)) != NULL) {
+			pid_t pid = (pid_t)atoi(de->d_name);
+
+			if (pid > 0 && pid != getpid() && session_of(pid) == sid &&
+			    kill(pid, SIGKILL) == 0)
+				killed++;
+		}
+		closedir(d);
+		if (cg != NULL)
+			cgroup_kill_all(cg);
+		if (killed == 0)
+			break;
+		usleep(5000);
+	}
+	_exit(0);
+}
+
+/*
+ * Start the sentinel for the command started as @child (its session id).
+ * Returns the write end of its pipe, or -1 (then there is none).
+ */
+static int
+sentinel_start(pid_t child, const struct gx_cgroup *cg, pid_t *pid_out)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		/* Keep nothing of ours: above all not the seccomp listener. */
+		if (p[0] != 3 && dup3(p[0], 3, O_CLOEXEC) < 0)
+			_exit(1);
+		if (syscall(SYS_close_range, 4U, ~0U, 0) < 0)
+			for (int fd = 4; fd < 1024; fd++)
+				close(fd);
+		for (int fd = 0; fd < 3; fd++) {
+			int null = open("/dev/null", O_RDWR);
+
+			if (null >= 0 && null != fd) {
+				dup2(null, fd);
+				close(null);
+			}
+		}
+		sentinel_main(3, child, cg != NULL && cg->active ? cg : NULL);
+	}
+	close(p[0]);
+	*pid_out = pid;
+	return p[1];
+}
+
 /* ---- output ----------------------------------------------------------- */
 
 struct sink {
@@ -1078,6 +1192,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	double deadline = 0, kill_at = 0, idle_since = 0;
 	bool child_done = false, family_dead = false, killed_overflow = false;
 	struct notify ns = { 0 };
+	int sentinel_fd = -1;
+	pid_t sentinel_pid = -1;
 	struct relay r;
 	sigset_t set;
 	char *buf;
@@ -1190,6 +1306,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		return -1;
 	}
 
+	/* If guardexec dies from here on, the sentinel ends the family. */
+	sentinel_fd = sentinel_start(child, run->cgroup, &sentinel_pid);
 	relay_init(&r, run->pol);
 	buf = xmalloc(RELAY_BUF);
 	if (run->pol->limits.timeout > 0)
@@ -1214,6 +1332,16 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		if (r.overflow_kill && !killed_overflow) {
 			killed_overflow = true;
 			signal_family(self, child, SIGKILL);
+		}
+		if (child_done && !family_dead && sentinel_fd >= 0) {
+			/* A normal end: the sentinel leaves without acting. */
+			if (write(sentinel_fd, "q", 1) == 1) {
+				int sst;
+
+				waitpid(sentinel_pid, &sst, 0);
+			}
+			close(sentinel_fd);
+			sentinel_fd = -1;
 		}
 		if (child_done && !family_dead) {
 			/* The command ended: nothing it started may stay. */
@@ -1320,6 +1448,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	}
 	free(buf);
 	close(sfd);
+	if (sentinel_fd >= 0)
+		close(sentinel_fd);
 	if (ns.fd >= 0)
 		close(ns.fd);
 	seccomp_notify_free(ns.req, ns.resp);

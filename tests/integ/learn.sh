@@ -2,7 +2,7 @@
 # --learn: run with every syscall allowed but recorded, write a complete
 # policy; the command then runs under the learned policy.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 9
+plan 11
 
 mkdir -p "$T/pol"
 cat > "$T/pol/start.cfg" <<'EOF2'
@@ -26,6 +26,17 @@ like "relative paths were made absolute" "$(cat "$T/learned.cfg")" "log = \"$T/p
 (cd / && run_gx -p "$T/learned.cfg" -- sh -c "$cmd")
 run_gx -p "$T/learned.cfg" -- sh -c "$cmd"
 is "the command runs under the learned policy with no denials" "$rc|$err" "0|"
+
+# The deny list holds while learning: denied calls stay refused and unlearned.
+cat > "$T/pol/deny.cfg" <<'EOF2'
+version = 1;
+name = "learn-deny";
+syscalls: { allow = [ "@default" ]; deny = [ "ptrace" ]; };
+audit: { log = "learn-audit.log"; sync = false; };
+EOF2
+run_gx -p "$T/pol/deny.cfg" --learn "$T/deny-out.cfg" -- "$HELPERS/try-syscall" ptrace getpid
+is "while learning, a denied syscall is still refused" "$(printf '%s\n' "$out" | head -n 1)" "ptrace: EPERM"
+unlike "and it is not added to the learned allowlist" "$(grep 'allow' "$T/deny-out.cfg")" 'ptrace'
 
 if command -v python3 >/dev/null 2>&1; then
 	run_gx -p "$T/pol/start.cfg" --learn "$T/py.cfg" -- python3 -c 'print(1)'
