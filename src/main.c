@@ -33,6 +33,7 @@ extern char **environ;
 /* Everything one invocation decided, for the record at the end. */
 struct state {
 	struct gx_opts opts;
+	char *policy_path;          /* -p after sys_find_policy */
 	struct gx_policy pol;
 	bool have_policy;
 	char *cwd;
@@ -305,6 +306,7 @@ write_learned(struct state *st, const struct gx_outcome *out)
 static void
 state_free(struct state *st)
 {
+	free(st->policy_path);
 	cgroup_destroy(&st->cg);
 	sandbox_free(&st->sb);
 	audit_log_close(&st->log);
@@ -338,7 +340,9 @@ main(int argc, char **argv)
 	if (cli_parse(argc, argv, &st.opts, &d) < 0) {
 		diag_print(&d);
 		diag_free(&d);
-		fputs(cli_usage, stderr);
+		/* Every line on stderr is guardexec's: no bare usage text. */
+		warnx_gx("usage: guardexec -p POLICY [OPTIONS] [--] COMMAND "
+		    "[ARG...] (see guardexec --help)");
 		return GX_EXIT_FAILURE;
 	}
 	if (st.opts.help) {
@@ -349,6 +353,7 @@ main(int argc, char **argv)
 		printf("guardexec %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	st.opts.policy = st.policy_path = sys_find_policy(st.opts.policy);
 	if (policy_load(st.opts.policy, geteuid() == 0, &st.pol, &d) < 0) {
 		if (!st.opts.check) {
 			struct gx_diag d2 = { 0 };

@@ -112,3 +112,31 @@ sys_default_log(void)
 		return xasprintf("%s/.local/state/guardexec/audit.log", home);
 	return NULL;
 }
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+
+char *
+sys_find_policy(const char *arg)
+{
+	struct stat st;
+	char *p;
+
+	if (stat(arg, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return xasprintf("%s/.guardexec/agent.cfg", arg);
+		return xstrdup(arg);
+	}
+	if (strchr(arg, '/') != NULL)
+		return xstrdup(arg);
+	p = xasprintf("%s/guardexec/%s", SYSCONFDIR, arg);
+	if (stat(p, &st) == 0)
+		return p;
+	free(p);
+	p = xasprintf("%s/guardexec/%s.cfg", SYSCONFDIR, arg);
+	if (stat(p, &st) == 0)
+		return p;
+	free(p);
+	return xstrdup(arg);
+}

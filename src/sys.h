@@ -32,4 +32,14 @@ void sys_wipe_environ(char **env);
  */
 char *sys_default_log(void);
 
+/*
+ * Where -p ARG points: ARG itself when it names a file; ARG/.guardexec/
+ * agent.cfg when ARG is a directory (a repository's own policy); and
+ * for a bare name with no '/' that is not a file here,
+ * SYSCONFDIR/guardexec/NAME, then NAME.cfg (the shipped policies, so
+ * "-p agent" works).  Returns a malloc'd path (ARG itself when nothing
+ * else fits, so the error names what the user gave).
+ */
+char *sys_find_policy(const char *arg);
+
 #endif

@@ -1,7 +1,7 @@
 #!/bin/bash
 # --check validates, prints the effective policy, runs nothing.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 13
+plan 15
 
 P=$(policy chk <<'EOF2'
 version = 1;
@@ -32,6 +32,13 @@ is "the printed policy is itself a valid policy" "$?" 0
 "$GUARDEXEC" -p "$TOP_SRCDIR/policies/agent.cfg" --check > "$T/agent-eff.cfg" 2>/dev/null
 "$GUARDEXEC" -p "$T/agent-eff.cfg" --check > /dev/null 2>&1
 is "so is agent.cfg's, with sizes of 2^31 and more" "$?" 0
+
+# -p DIR: the repository's own .guardexec/agent.cfg.
+mkdir -p "$T/repo/.guardexec"
+printf 'version = 1;\nname = "repo-local";\n' > "$T/repo/.guardexec/agent.cfg"
+"$GUARDEXEC" -p "$T/repo" --check > "$T/out" 2> /dev/null
+is "-p DIR uses DIR/.guardexec/agent.cfg" "$?" 0
+like "... and that is the policy loaded" "$(cat "$T/out")" '^name = "repo-local";$'
 
 printf 'version = 1;\nname = "x";\nlimits: { memory = "lots"; };\n' > "$T/bad.cfg"
 (cd "$T" && "$GUARDEXEC" -p bad.cfg --check > "$T/out" 2> "$T/err")
