@@ -17,7 +17,7 @@
 #include "util.h"
 
 static const char usage[] =
-    "usage: guardexec-audit verify [--partial] LOG...\n"
+    "usage: guardexec-audit verify [--partial] [--strict] LOG...\n"
     "       guardexec-audit show [--json] [--since TIME] [--until TIME]\n"
     "                            [--policy NAME] [--status STATUS] "
     "[--user USER]\n"
@@ -31,13 +31,17 @@ static int
 verify(int argc, char **argv)
 {
 	char expect[65] = GX_ZERO_HASH, prev[65], hash[65];
-	bool partial = false, first = true;
+	bool partial = false, first = true, strict = false;
 	unsigned long long records = 0;
 	int i = 0;
 
-	if (argc > 0 && strcmp(argv[0], "--partial") == 0) {
-		partial = true;
-		i++;
+	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+		if (strcmp(argv[i], "--partial") == 0)
+			partial = true;
+		else if (strcmp(argv[i], "--strict") == 0)
+			strict = true;
+		else
+			break;
 	}
 	if (i >= argc) {
 		fputs(usage, stderr);
@@ -64,8 +68,8 @@ verify(int argc, char **argv)
 				    "end)\n", argv[i], lineno);
 				goto bad;
 			}
-			if (audit_check_line(line, (size_t)n - 1, prev, hash,
-			    &why) < 0) {
+			if ((strict ? audit_check_line : audit_check_line_fast)(
+			    line, (size_t)n - 1, prev, hash, &why) < 0) {
 				printf("%s:%lu: %s\n", argv[i], lineno, why);
 				goto bad;
 			}

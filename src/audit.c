@@ -22,6 +22,8 @@
 #include "util.h"
 
 #define HASH_KEY ",\"hash\":\""
+
+static char *head_path(const char *log_path);
 /* ',"hash":"' + 64 hex + '"}' */
 #define HASH_TAIL_LEN (sizeof(HASH_KEY) - 1 + 64 + 2)
 
@@ -353,6 +355,42 @@ audit_check_line(const char *line, size_t len, char *prev, char *hash,
 	return 0;
 }
 
+#define PREV_KEY ",\"prev\":\""
+
+int
+audit_check_line_fast(const char *line, size_t len, char *prev, char *hash,
+    const char **why)
+{
+	/* ',"prev":"' + 64 hex + '"' then the hash tail */
+	const size_t prev_len = sizeof(PREV_KEY) - 1 + 64 + 1;
+	char want[65];
+	const char *p;
+
+	if (len < HASH_TAIL_LEN + prev_len + 2 || line[0] != '{' ||
+	    memcmp(line + len - HASH_TAIL_LEN, HASH_KEY, sizeof(HASH_KEY) - 1)
+	    != 0 || memcmp(line + len - 2, "\"}", 2) != 0 ||
+	    !is_hex64(line + len - 66)) {
+		*why = "does not end in a \"hash\" key";
+		return -1;
+	}
+	p = line + len - HASH_TAIL_LEN - prev_len;
+	if (memcmp(p, PREV_KEY, sizeof(PREV_KEY) - 1) != 0 ||
+	    !is_hex64(p + sizeof(PREV_KEY) - 1) || p[prev_len - 1] != '"') {
+		*why = "\"prev\" does not stand right before \"hash\"";
+		return -1;
+	}
+	sha256_hex(line, len - HASH_TAIL_LEN, want);
+	memcpy(hash, line + len - 66, 64);
+	hash[64] = '\0';
+	if (strcmp(want, hash) != 0) {
+		*why = "hash does not match the line's bytes";
+		return -1;
+	}
+	memcpy(prev, p + sizeof(PREV_KEY) - 1, 64);
+	prev[64] = '\0';
+	return 0;
+}
+
 static int
 mkdir_for(const char *path, bool parents)
 {
@@ -387,6 +425,7 @@ audit_log_open(struct gx_log *log, const char *path, bool mkdir_parents,
 	int errsv;
 
 	log->fd = -1;
+	log->head_fd = -1;
 	log->path = xstrdup(path);
 	if (mkdir_for(path, mkdir_parents) < 0) {
 		errsv = errno;
@@ -420,6 +459,13 @@ audit_log_open(struct gx_log *log, const char *path, bool mkdir_parents,
 		log->fd = -1;
 		errno = ENOSPC;
 		return -1;
+	}
+	{
+		char *hp = head_path(path);
+
+		log->head_fd = open(hp, O_WRONLY | O_CREAT | O_NOFOLLOW |
+		    O_CLOEXEC | O_NOCTTY, 0600);
+		free(hp);
 	}
 	return 0;
 }
@@ -502,24 +548,20 @@ audit_head_read(const char *log_path, char *hash)
 	return 0;
 }
 
-/* Rewrite the head anchor (under the log's lock).  Best effort. */
+/*
+ * Rewrite the head anchor (under the log's lock).  Best effort: always
+ * the same 65 bytes at offset 0, so no truncation is needed.
+ */
 static void
-head_write(const char *log_path, const char *line, size_t len)
+head_write(const struct gx_log *log, const char *line, size_t len)
 {
-	char *p = head_path(log_path), buf[65];
-	int fd;
+	char buf[65];
 
-	fd = open(p, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-	    0600);
-	free(p);
-	if (fd < 0)
+	if (log->head_fd < 0)
 		return;
 	memcpy(buf, line + len - 67, 64);
 	buf[64] = '\n';
-	if (pwrite(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf) ||
-	    ftruncate(fd, sizeof(buf)) < 0)
-		(void)0;
-	close(fd);
+	(void)!pwrite(log->head_fd, buf, sizeof(buf), 0);
 }
 
 int
@@ -530,6 +572,7 @@ audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 	size_t len, off = 0;
 	struct stat st;
 	int errsv = 0;
+	bool torn;
 	ssize_t n;
 	char last;
 
@@ -540,7 +583,8 @@ audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 		errno = errsv;
 		return -1;
 	}
-	if (tail_hash(log->fd, st.st_size, prev) == 1) {
+	torn = tail_hash(log->fd, st.st_size, prev) == 1;
+	if (torn) {
 		/* A torn or foreign last line: say so, start a new segment. */
 		set(rec, "chain_restart", json_string("the previous last line "
 		    "was torn or not a record"));
@@ -553,8 +597,8 @@ audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 	len = strlen(line);
 	towrite = line;
 	/* Finish a torn line first, so the new record stands on its own. */
-	if (st.st_size > 0 && pread(log->fd, &last, 1, st.st_size - 1) == 1 &&
-	    last != '\n') {
+	if (torn && st.st_size > 0 && pread(log->fd, &last, 1,
+	    st.st_size - 1) == 1 && last != '\n') {
 		towrite = xasprintf("\n%s", line);
 		len++;
 	}
@@ -575,7 +619,7 @@ audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 		(void)!ftruncate(log->fd, st.st_size);
 	}
 	if (errsv == 0 || off == len)
-		head_write(log->path, line, strlen(line));
+		head_write(log, line, strlen(line));
 	flock(log->fd, LOCK_UN);
 	if (towrite != line)
 		free(towrite);
@@ -593,6 +637,9 @@ audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 void
 audit_log_close(struct gx_log *log)
 {
+	if (log->head_fd >= 0)
+		close(log->head_fd);
+	log->head_fd = -1;
 	if (log->fd >= 0)
 		close(log->fd);
 	free(log->path);

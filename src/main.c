@@ -335,6 +335,7 @@ main(int argc, char **argv)
 		return GX_EXIT_FAILURE;
 	st.sb.landlock_fd = -1;
 	st.log.fd = -1;
+	st.log.head_fd = -1;
 	for (int c = 0; c < GX_CG_N; c++)
 		st.cg.procs_fd[c] = -1;
 	if (cli_parse(argc, argv, &st.opts, &d) < 0) {
