@@ -52,7 +52,7 @@
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
 
-#define RELAY_BUF (64 * 1024)
+#define RELAY_BUF (256 * 1024)
 #define PIPE_SIZE (1024 * 1024)
 /* After the family is dead, how long a pipe may stay open with no data. */
 #define DRAIN_IDLE_MS 500
