@@ -11,6 +11,9 @@
  *       the pipeline); print bytes, seconds and GB/s.
  *   gxbench rss CMD...
  *       run CMD and print the peak RSS (kB) wait4 reports for it.
+ *   gxbench filter POLICY
+ *       time compiling the policy's seccomp filter and loading it, and a
+ *       getpid loop without and with it: ns per syscall and the ratio.
  *   gxbench append WRITERS RECORDS LOG SYNC
  *       WRITERS processes each append RECORDS records to LOG through
  *       audit_log_append (SYNC 0 or 1); print microseconds per record.
@@ -26,10 +29,17 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
+
+#include "util.h"
 #include <unistd.h>
 
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
 #include "audit.h"
+#include "filter.h"
 #include "log.h"
+#include "policy.h"
 
 extern char **environ;
 
@@ -195,6 +205,99 @@ bench_append(char **argv)
 	return 0;
 }
 
+/* ns per getpid over @n calls, in a child that first loads @f (or not). */
+static double
+getpid_ns(const struct gx_filter *f, long n)
+{
+	int p[2], st;
+	double ns = -1;
+
+	if (pipe(p) < 0)
+		return -1;
+	if (fork() == 0) {
+		double t0;
+
+		if (f != NULL && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    filter_load_guard(f) < 0 || filter_load_plain(f) < 0))
+			_exit(1);
+		t0 = now();
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getpid);
+		ns = (now() - t0) * 1e9 / (double)n;
+		if (write(p[1], &ns, sizeof(ns)) != sizeof(ns))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &ns, sizeof(ns)) != sizeof(ns))
+		ns = -1;
+	close(p[0]);
+	wait(&st);
+	return ns;
+}
+
+static int
+bench_filter(const char *path)
+{
+	struct gx_diag d = { 0 };
+	struct gx_policy pol;
+	double build[31], load[31], base[5], filt[5];
+	struct gx_filter f;
+
+	if (policy_load(path, false, &pol, &d) < 0) {
+		diag_print(&d);
+		return 1;
+	}
+	for (int i = 0; i < 31; i++) {
+		double t0 = now();
+
+		if (filter_build(&pol, false, false, &f, &d) < 0) {
+			diag_print(&d);
+			return 1;
+		}
+		build[i] = (now() - t0) * 1e3;
+		filter_free(&f);
+	}
+	filter_build(&pol, false, false, &f, &d);
+	filter_build_plain(&pol, &f, &d);
+	for (int i = 0; i < 31; i++) {
+		int p[2], st;
+
+		if (pipe(p) < 0)
+			return 1;
+		if (fork() == 0) {
+			double t0 = now(), ms;
+
+			prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+			filter_load_guard(&f);
+			filter_load_plain(&f);
+			ms = (now() - t0) * 1e3;
+			if (write(p[1], &ms, sizeof(ms)) != sizeof(ms))
+				_exit(1);
+			_exit(0);
+		}
+		close(p[1]);
+		if (read(p[0], &load[i], sizeof(double)) != sizeof(double))
+			load[i] = -1;
+		close(p[0]);
+		wait(&st);
+	}
+	/* Interleaved: without, with, without, with... */
+	for (int i = 0; i < 5; i++) {
+		base[i] = getpid_ns(NULL, 2000000);
+		filt[i] = getpid_ns(&f, 2000000);
+	}
+	qsort(build, 31, sizeof(double), cmp_double);
+	qsort(load, 31, sizeof(double), cmp_double);
+	qsort(base, 5, sizeof(double), cmp_double);
+	qsort(filt, 5, sizeof(double), cmp_double);
+	printf("%zu %u %.3f %.3f %.1f %.1f\n", strv_len(pol.sys_allow),
+	    f.policy.len, build[15], load[15], base[2], filt[2]);
+	filter_free(&f);
+	policy_free(&pol);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -204,6 +307,8 @@ main(int argc, char **argv)
 		return bench_pipe(argv + 2);
 	if (argc >= 3 && strcmp(argv[1], "rss") == 0)
 		return bench_rss(argv + 2);
+	if (argc == 3 && strcmp(argv[1], "filter") == 0)
+		return bench_filter(argv[2]);
 	if (argc == 6 && strcmp(argv[1], "append") == 0)
 		return bench_append(argv + 2);
 	fprintf(stderr, "usage: see the comment at the top of bench/gxbench.c\n");
