@@ -14,6 +14,7 @@
 
 #include "audit.h"
 #include "log.h"
+#include "report.h"
 #include "util.h"
 
 static const char usage[] =
@@ -455,6 +456,8 @@ main(int argc, char **argv)
 		return show(argc - 1, argv + 1);
 	if (strcmp(argv[1], "summary") == 0)
 		return summary(argc - 2, argv + 2);
+	if (strcmp(argv[1], "report") == 0)
+		return report_main(argc - 2, argv + 2);
 	fprintf(stderr, "guardexec-audit: unknown command \"%s\"\n%s", argv[1],
 	    usage);
 	return 2;
