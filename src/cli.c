@@ -20,6 +20,8 @@ const char cli_usage[] =
     "run nothing\n"
     "      --learn OUT     run allowing every syscall, write a policy "
     "to OUT\n"
+    "      --init [DIR]    write a commented starter DIR/.guardexec/"
+    "agent.cfg\n"
     "  -h, --help          this text\n"
     "  -V, --version       the version\n"
     "\n"
@@ -27,7 +29,7 @@ const char cli_usage[] =
     "timeout;\n125 guardexec failed (nothing run); 126 not executable; "
     "127 not found.\n";
 
-enum { OPT_CHECK = 256, OPT_LEARN };
+enum { OPT_CHECK = 256, OPT_LEARN, OPT_INIT };
 
 int
 cli_parse(int argc, char **argv, struct gx_opts *o, struct gx_diag *diag)
@@ -40,6 +42,7 @@ cli_parse(int argc, char **argv, struct gx_opts *o, struct gx_diag *diag)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "learn", required_argument, NULL, OPT_LEARN },
+		{ "init", no_argument, NULL, OPT_INIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -61,6 +64,7 @@ cli_parse(int argc, char **argv, struct gx_opts *o, struct gx_diag *diag)
 		case 'V': o->version = true; break;
 		case OPT_CHECK: o->check = true; break;
 		case OPT_LEARN: o->learn = optarg; break;
+		case OPT_INIT: o->init = true; break;
 		case ':':
 			diag_add(diag, "option %s needs an argument",
 			    argv[optind - 1]);
@@ -77,6 +81,14 @@ cli_parse(int argc, char **argv, struct gx_opts *o, struct gx_diag *diag)
 	}
 	if (o->help || o->version)
 		return 0;
+	if (o->init) {
+		if (argc - optind > 1) {
+			diag_add(diag, "--init takes at most one directory");
+			return -1;
+		}
+		o->init_dir = optind < argc ? argv[optind] : NULL;
+		return 0;
+	}
 	if (optind < argc)
 		o->argv = argv + optind;
 	if (o->policy == NULL) {

@@ -15,6 +15,8 @@ struct gx_opts {
 	const char *learn;      /* --learn OUT */
 	bool quiet;             /* -q */
 	bool check;             /* --check */
+	bool init;              /* --init [DIR] */
+	const char *init_dir;   /* DIR, or NULL for the current directory */
 	bool help;
 	bool version;
 	char **argv;            /* the command, NULL-terminated, or NULL */

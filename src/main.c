@@ -354,6 +354,18 @@ main(int argc, char **argv)
 		printf("guardexec %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	if (st.opts.init) {
+		char *written;
+
+		if (sys_init_policy(st.opts.init_dir, &written, &d) < 0) {
+			diag_print(&d);
+			diag_free(&d);
+			return GX_EXIT_FAILURE;
+		}
+		printf("guardexec: wrote %s\n", written);
+		free(written);
+		return 0;
+	}
 	st.opts.policy = st.policy_path = sys_find_policy(st.opts.policy);
 	if (policy_load(st.opts.policy, geteuid() == 0, &st.pol, &d) < 0) {
 		if (!st.opts.check) {

@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "log.h"
+
 /* OS helpers with side effects (minijail's util/system split). */
 
 /* Open /dev/null on any of fds 0, 1, 2 that is closed.  -1 on failure. */
@@ -41,5 +43,13 @@ char *sys_default_log(void);
  * else fits, so the error names what the user gave).
  */
 char *sys_find_policy(const char *arg);
+
+/*
+ * --init: write a commented starter policy to DIR/.guardexec/agent.cfg
+ * (DIR NULL: the current directory), never over an existing file.
+ * Returns 0 with the path written in *@written (malloc'd), or -1 with a
+ * message in @diag.
+ */
+int sys_init_policy(const char *dir, char **written, struct gx_diag *diag);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/bash
 # --check validates, prints the effective policy, runs nothing.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 15
+plan 19
 
 P=$(policy chk <<'EOF2'
 version = 1;
@@ -39,6 +39,18 @@ printf 'version = 1;\nname = "repo-local";\n' > "$T/repo/.guardexec/agent.cfg"
 "$GUARDEXEC" -p "$T/repo" --check > "$T/out" 2> /dev/null
 is "-p DIR uses DIR/.guardexec/agent.cfg" "$?" 0
 like "... and that is the policy loaded" "$(cat "$T/out")" '^name = "repo-local";$'
+
+# --init writes a starter policy that loads, and never overwrites one.
+mkdir -p "$T/fresh"
+"$GUARDEXEC" --init "$T/fresh" > "$T/out" 2> "$T/err"
+is "--init exits 0 and says what it wrote" "$?|$(cat "$T/out")" \
+	"0|guardexec: wrote $T/fresh/.guardexec/agent.cfg"
+"$GUARDEXEC" -p "$T/fresh" --check > /dev/null 2>&1
+is "the starter policy passes --check" "$?" 0
+echo keep > "$T/fresh/.guardexec/agent.cfg"
+"$GUARDEXEC" --init "$T/fresh" > /dev/null 2> "$T/err"
+is "--init refuses to overwrite (125)" "$?" 125
+is "... and leaves the file alone" "$(cat "$T/fresh/.guardexec/agent.cfg")" keep
 
 printf 'version = 1;\nname = "x";\nlimits: { memory = "lots"; };\n' > "$T/bad.cfg"
 (cd "$T" && "$GUARDEXEC" -p bad.cfg --check > "$T/out" 2> "$T/err")
