@@ -629,6 +629,10 @@ sentinel_main(int rfd, pid_t sid, const struct gx_cgroup *cg)
 			break;
 		usleep(5000);
 	}
+	/* The run's cgroup goes too, once empty (guardexec cannot). */
+	for (int k = 0; cg != NULL && k < GX_CG_N; k++)
+		if (cg->dir[k] != NULL)
+			(void)rmdir(cg->dir[k]);
 	_exit(0);
 }
 
