@@ -577,11 +577,36 @@ audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 	char last;
 
 	*line_out = NULL;
-	if (flock(log->fd, LOCK_EX) < 0 || fstat(log->fd, &st) < 0) {
-		errsv = errno;
-		diag_add(diag, "audit log %s: %s", log->path, strerror(errsv));
-		errno = errsv;
-		return -1;
+	/*
+	 * The log may have been rotated or deleted while the command ran:
+	 * then the record goes to the file now at the path (created afresh,
+	 * chained onto <log>.1 after a rotation), not into the old inode.
+	 */
+	for (int tries = 0; ; tries++) {
+		struct stat now_st;
+
+		if (flock(log->fd, LOCK_EX) < 0 || fstat(log->fd, &st) < 0) {
+			errsv = errno;
+			diag_add(diag, "audit log %s: %s", log->path,
+			    strerror(errsv));
+			errno = errsv;
+			return -1;
+		}
+		if (tries == 3 || (st.st_nlink > 0 &&
+		    lstat(log->path, &now_st) == 0 &&
+		    now_st.st_dev == st.st_dev && now_st.st_ino == st.st_ino))
+			break;  /* locked, and the file at the path */
+		close(log->fd);         /* drops the lock */
+		log->fd = open(log->path, O_RDWR | O_APPEND | O_CREAT |
+		    O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+		if (log->fd < 0) {
+			errsv = errno;
+			diag_add(diag, "audit log %s: reopening after it was "
+			    "moved: %s", log->path, errsv == ELOOP ?
+			    "now a symbolic link (refused)" : strerror(errsv));
+			errno = errsv;
+			return -1;
+		}
 	}
 	torn = tail_hash(log->fd, st.st_size, prev) == 1;
 	if (torn) {
