@@ -25,6 +25,7 @@ static const char usage[] =
     "                            [--command SUBSTR] [--denied] "
     "[--advisory] LOG...\n"
     "       guardexec-audit summary [--top N] LOG...\n"
+    "       guardexec-audit report [-o FILE] LOG...\n"
     "       guardexec-audit --help | --version\n";
 
 /* Verify one or more files as one chain; 0 intact, 1 broken, 2 error. */

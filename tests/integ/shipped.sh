@@ -57,7 +57,8 @@ fi
 if command -v cc > /dev/null 2>&1 && command -v make > /dev/null 2>&1; then
 	printf '#include <stdio.h>\nint main(void) { puts("built"); return 0; }\n' > "$W/hello.c"
 	printf 'hello: hello.c\n\tcc -o hello hello.c\n' > "$W/Makefile"
-	run_gx -q -p "$POL/build.cfg" -C "$W" -- sh -c 'make -s --no-print-directory && ./hello'
+	# Not the make check's own MAKEFLAGS (-j, -w) that build.cfg passes on.
+	MAKEFLAGS= MFLAGS= MAKELEVEL= run_gx -q -p "$POL/build.cfg" -C "$W" -- sh -c 'make -s --no-print-directory && ./hello'
 	is "build: make and cc build and run a program" "$rc|$out" "0|built"
 	run_gx -q -p "$POL/build.cfg" -C "$W" -- ./try-syscall socket-inet
 	is "build: no network" "$out" "socket-inet: EPERM"
