@@ -22,6 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1136,14 +1137,33 @@ note_signal(struct gx_outcome *out, int sig)
 		out->forwarded[out->n_forwarded++] = sig;
 }
 
+/*
+ * Resource use of everything this run reaped (the command and the
+ * orphans it left us), each including what it had reaped itself.  Not
+ * getrusage(RUSAGE_CHILDREN): that also counts whatever the process that
+ * exec'd guardexec had waited for before (a shell running a build).
+ */
+static struct rusage reaped_ru;
+
+static void
+add_rusage(const struct rusage *ru)
+{
+	timeradd(&reaped_ru.ru_utime, &ru->ru_utime, &reaped_ru.ru_utime);
+	timeradd(&reaped_ru.ru_stime, &ru->ru_stime, &reaped_ru.ru_stime);
+	if (ru->ru_maxrss > reaped_ru.ru_maxrss)
+		reaped_ru.ru_maxrss = ru->ru_maxrss;
+}
+
 /* Reap every child that is done; note the command's own status. */
 static void
 reap(pid_t child, bool *child_done, int *child_status)
 {
+	struct rusage ru;
 	int st;
 	pid_t p;
 
-	while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
+	while ((p = wait4(-1, &st, WNOHANG, &ru)) > 0) {
+		add_rusage(&ru);
 		if (p == child) {
 			*child_done = true;
 			*child_status = st;
@@ -1205,6 +1225,7 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	int bs;
 
 	memset(out, 0, sizeof(*out));
+	memset(&reaped_ru, 0, sizeof(reaped_ru));
 	clock_gettime(CLOCK_REALTIME, &out->start);
 	clock_gettime(CLOCK_MONOTONIC, &mono0);
 
@@ -1283,7 +1304,12 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		ce.stage = 0;
 	}
 	if (bs == -1) {
-		waitpid(child, NULL, 0);
+		{
+			struct rusage ru;
+
+			if (wait4(child, NULL, 0, &ru) == child)
+				add_rusage(&ru);
+		}
 		close(outp[0]);
 		close(errp[0]);
 		close(sfd);
@@ -1293,7 +1319,7 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		clock_gettime(CLOCK_REALTIME, &out->end);
 		clock_gettime(CLOCK_MONOTONIC, &mono1);
 		out->duration_ms = timespec_diff_ms(&mono0, &mono1);
-		getrusage(RUSAGE_CHILDREN, &out->ru);
+		out->ru = reaped_ru;
 		if (ce.stage == STAGE_EXEC) {
 			out->status = GX_STATUS_EXEC_FAILED;
 			out->exit_code = ce.err == ENOENT ? GX_EXIT_NOTFOUND :
@@ -1466,7 +1492,7 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	clock_gettime(CLOCK_REALTIME, &out->end);
 	clock_gettime(CLOCK_MONOTONIC, &mono1);
 	out->duration_ms = timespec_diff_ms(&mono0, &mono1);
-	getrusage(RUSAGE_CHILDREN, &out->ru);
+	out->ru = reaped_ru;
 	out->truncated = r.truncated;
 
 	if (WIFSIGNALED(child_status))

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Every exit status of guardexec(1), and the record's status for each.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 20
+plan 21
 
 P=$(policy basic <<'EOF2'
 version = 1;
@@ -59,4 +59,12 @@ is "usage error: 125" "$?" 125
 
 run_gx -p "$P" -C "$T/missing-dir" -- true
 is "-C to a missing directory: 125" "$rc" 125
+
+# rusage is the command's, not what the process that exec'd guardexec
+# had waited for before (a shell that ran a busy child first).
+bash -c 'sh -c "i=0; while [ \$i -lt 300000 ]; do i=\$((i+1)); done"; exec "$@"' sh \
+	"$GUARDEXEC" -l "$T/audit.log" -r "$T/ru.json" -p "$P" -- true > /dev/null 2>&1
+ums=$(sed -n 's/.*"user_ms":\([0-9.]*\).*/\1/p' "$T/ru.json")
+check "rusage counts the command only (user_ms $ums for true)" \
+	awk -v u="${ums:-9999}" 'BEGIN { exit !(u < 50) }'
 finish
