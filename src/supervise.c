@@ -340,10 +340,15 @@ describe_child_err(const struct child_err *ce, struct gx_outcome *out)
 
 /* ---- the family: everything the command started -------------------- */
 
+/*
+ * State, parent and session of @pid from /proc/PID/stat (the fields
+ * after the command name, which may itself hold ')' and spaces).
+ */
 static int
-read_ppid(pid_t pid, pid_t *ppid, char *state)
+proc_stat(pid_t pid, char *state, pid_t *ppid, pid_t *sid)
 {
 	char path[64], buf[512], *p;
+	int pp, ss;
 	ssize_t n;
 	int fd;
 
@@ -357,9 +362,19 @@ read_ppid(pid_t pid, pid_t *ppid, char *state)
 		return -1;
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
-	if (p == NULL || sscanf(p + 1, " %c %d", state, ppid) != 2)
+	if (p == NULL || sscanf(p + 1, " %c %d %*d %d", state, &pp, &ss) != 3)
 		return -1;
+	*ppid = (pid_t)pp;
+	*sid = (pid_t)ss;
 	return 0;
+}
+
+static int
+read_ppid(pid_t pid, pid_t *ppid, char *state)
+{
+	pid_t sid;
+
+	return proc_stat(pid, state, ppid, &sid);
 }
 
 struct pidvec {
@@ -561,28 +576,16 @@ now_ms(void)
 
 /* ---- the sentinel ------------------------------------------------------ */
 
-/* The session id of @pid from /proc/PID/stat; -1 (also for a zombie). */
+/* The session id of @pid; -1 when it is gone or a zombie. */
 static pid_t
 session_of(pid_t pid)
 {
-	char path[64], buf[512], *p, state = '?';
-	int fd, sid = -1;
-	ssize_t n;
+	pid_t ppid, sid;
+	char state;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (proc_stat(pid, &state, &ppid, &sid) < 0 || state == 'Z')
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (p == NULL || sscanf(p + 1, " %c %*d %*d %d", &state, &sid) != 2 ||
-	    state == 'Z')
-		return -1;
-	return (pid_t)sid;
+	return sid;
 }
 
 /*
