@@ -14,6 +14,7 @@
 
 #include "audit.h"
 #include "log.h"
+#include "records.h"
 #include "report.h"
 #include "util.h"
 
@@ -121,53 +122,6 @@ bad:
 	return 0;
 }
 
-/* Each parsed record of each file, in order; unparsable lines counted. */
-typedef void (*record_fn)(json_t *rec, const char *line, void *arg);
-
-static int
-each_record(int argc, char **argv, record_fn fn, void *arg,
-    unsigned long *bad)
-{
-	for (int i = 0; i < argc; i++) {
-		FILE *f = fopen(argv[i], "re");
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t n;
-
-		if (f == NULL) {
-			fprintf(stderr, "guardexec-audit: %s: %s\n", argv[i],
-			    strerror(errno));
-			return 2;
-		}
-		while ((n = getline(&line, &cap, f)) > 0) {
-			json_error_t jerr;
-			json_t *rec;
-
-			if (line[n - 1] == '\n')
-				line[--n] = '\0';
-			rec = json_loadb(line, (size_t)n, 0, &jerr);
-			if (rec == NULL || !json_is_object(rec)) {
-				(*bad)++;
-				json_decref(rec);
-				continue;
-			}
-			fn(rec, line, arg);
-			json_decref(rec);
-		}
-		free(line);
-		fclose(f);
-	}
-	return 0;
-}
-
-static const char *
-jstr(json_t *obj, const char *key)
-{
-	const char *s = json_string_value(json_object_get(obj, key));
-
-	return s ? s : "";
-}
-
 /* argv joined with spaces, control characters shown as '?'. */
 static char *
 command_line(json_t *rec, size_t max)
@@ -204,7 +158,7 @@ static void
 show_one(json_t *rec, const char *line, void *arg)
 {
 	struct show *sh = arg;
-	const char *start = jstr(rec, "start");
+	const char *start = records_str(rec, "start");
 	json_t *sec = json_object_get(rec, "seccomp");
 	char *cmd;
 
@@ -212,12 +166,12 @@ show_one(json_t *rec, const char *line, void *arg)
 		return;
 	if (sh->until != NULL && strcmp(start, sh->until) > 0)
 		return;
-	if (sh->policy != NULL && strcmp(jstr(json_object_get(rec, "policy"),
+	if (sh->policy != NULL && strcmp(records_str(json_object_get(rec, "policy"),
 	    "name"), sh->policy) != 0)
 		return;
-	if (sh->status != NULL && strcmp(jstr(rec, "status"), sh->status) != 0)
+	if (sh->status != NULL && strcmp(records_str(rec, "status"), sh->status) != 0)
 		return;
-	if (sh->user != NULL && strcmp(jstr(rec, "user"), sh->user) != 0)
+	if (sh->user != NULL && strcmp(records_str(rec, "user"), sh->user) != 0)
 		return;
 	if (sh->denied && json_array_size(json_object_get(sec, "denied")) == 0)
 		return;
@@ -239,8 +193,8 @@ show_one(json_t *rec, const char *line, void *arg)
 		if (strlen(when) == 19)
 			when[10] = ' ';
 		printf("%-19s  %-10.10s  %-12.12s  %-11.11s  %4lld  %9.1f  %.60s\n",
-		    when, jstr(rec, "user"), jstr(json_object_get(rec, "policy"),
-		    "name"), jstr(rec, "status"),
+		    when, records_str(rec, "user"), records_str(json_object_get(rec, "policy"),
+		    "name"), records_str(rec, "status"),
 		    json_integer_value(json_object_get(rec, "exit_code")),
 		    json_number_value(json_object_get(rec, "duration_ms")), cmd);
 	}
@@ -288,7 +242,7 @@ show(int argc, char **argv)
 	if (!sh.json)
 		printf("%-19s  %-10s  %-12s  %-11s  %4s  %9s  %s\n", "START (UTC)",
 		    "USER", "POLICY", "STATUS", "EXIT", "MS", "COMMAND");
-	rc = each_record(argc - optind, argv + optind, show_one, &sh, &bad);
+	rc = records_each(argc - optind, argv + optind, show_one, &sh, &bad);
 	if (bad > 0)
 		fprintf(stderr, "guardexec-audit: %lu lines were not records "
 		    "(run verify)\n", bad);
@@ -374,8 +328,8 @@ sum_one(json_t *rec, const char *line, void *arg)
 
 	(void)line;
 	s->runs++;
-	tally_add(&s->policy, jstr(json_object_get(rec, "policy"), "name"), 1);
-	tally_add(&s->status, jstr(rec, "status"), 1);
+	tally_add(&s->policy, records_str(json_object_get(rec, "policy"), "name"), 1);
+	tally_add(&s->status, records_str(rec, "status"), 1);
 	snprintf(code, sizeof(code), "%lld",
 	    json_integer_value(json_object_get(rec, "exit_code")));
 	tally_add(&s->exit_code, code, 1);
@@ -386,17 +340,17 @@ sum_one(json_t *rec, const char *line, void *arg)
 		tally_add(&s->command, slash ? slash + 1 : a, 1);
 	}
 	json_array_foreach(json_object_get(sec, "denied"), i, d)
-		tally_add(&s->denied, jstr(d, "syscall"),
+		tally_add(&s->denied, records_str(d, "syscall"),
 		    (unsigned long)json_integer_value(json_object_get(d,
 		    "count")));
 	json_array_foreach(json_object_get(rec, "advisory"), i, d)
-		tally_add(&s->advisory, jstr(d, "rule"), 1);
+		tally_add(&s->advisory, records_str(d, "rule"), 1);
 	if (json_is_true(json_object_get(rec, "timed_out")))
 		s->timeouts++;
 	if (json_is_true(json_object_get(rec, "truncated")))
 		s->truncations++;
 	if (json_is_string(json_object_get(rec, "limit_hit")))
-		tally_add(&s->limit, jstr(rec, "limit_hit"), 1);
+		tally_add(&s->limit, records_str(rec, "limit_hit"), 1);
 }
 
 static int
@@ -415,7 +369,7 @@ summary(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	rc = each_record(argc - i, argv + i, sum_one, &s, &bad);
+	rc = records_each(argc - i, argv + i, sum_one, &s, &bad);
 	printf("runs: %lu   timeouts: %lu   truncated output: %lu%s\n", s.runs,
 	    s.timeouts, s.truncations, bad ? "   (unparsable lines: see "
 	    "verify)" : "");

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "log.h"
+#include "records.h"
 #include "report.h"
 #include "util.h"
 
@@ -83,14 +84,6 @@ struct stats {
 	struct recent recent[NRECENT];
 	size_t nrecent;
 };
-
-static const char *
-jstr(json_t *obj, const char *key)
-{
-	const char *s = json_string_value(json_object_get(obj, key));
-
-	return s ? s : "";
-}
 
 static struct entry *
 tally_get(struct tally *t, const char *name)
@@ -155,7 +148,7 @@ parse_start(const char *s, int64_t *t)
 static enum outcome
 outcome_of(json_t *rec)
 {
-	const char *status = jstr(rec, "status");
+	const char *status = records_str(rec, "status");
 
 	if (json_is_true(json_object_get(rec, "timed_out")) ||
 	    strcmp(status, "timeout") == 0)
@@ -172,7 +165,7 @@ outcome_of(json_t *rec)
 static int
 cmp_recent(const struct recent *a, const struct recent *b)
 {
-	int c = strcmp(jstr(a->rec, "start"), jstr(b->rec, "start"));
+	int c = strcmp(records_str(a->rec, "start"), records_str(b->rec, "start"));
 
 	if (c != 0)
 		return c;
@@ -212,7 +205,7 @@ add_record(struct stats *st, json_t *rec)
 	json_t *sec = json_object_get(rec, "seccomp"), *d;
 	json_t *denied = json_object_get(sec, "denied");
 	json_t *adv = json_object_get(rec, "advisory");
-	const char *start = jstr(rec, "start");
+	const char *start = records_str(rec, "start");
 	const char *pname = json_string_value(json_object_get(
 	    json_object_get(rec, "policy"), "name"));
 	enum outcome oc = outcome_of(rec);
@@ -238,7 +231,7 @@ add_record(struct stats *st, json_t *rec)
 		suspicious = true;
 	}
 	json_array_foreach(denied, i, d) {
-		struct entry *e = tally_get(&st->denied, jstr(d, "syscall"));
+		struct entry *e = tally_get(&st->denied, records_str(d, "syscall"));
 		json_int_t c = json_integer_value(json_object_get(d, "count"));
 
 		e->n += c > 0 ? (unsigned long)c : 1;
@@ -246,21 +239,21 @@ add_record(struct stats *st, json_t *rec)
 		st->denied_calls += c > 0 ? (unsigned long)c : 1;
 	}
 	json_array_foreach(adv, i, d) {
-		struct entry *e = tally_get(&st->advisory, jstr(d, "rule"));
+		struct entry *e = tally_get(&st->advisory, records_str(d, "rule"));
 
 		e->n++;
 		if (e->extra == NULL)
-			e->extra = xstrdup(jstr(d, "reason"));
+			e->extra = xstrdup(records_str(d, "reason"));
 		st->advisories++;
 		suspicious = true;
 	}
 	if (json_is_true(json_object_get(rec, "truncated")))
 		st->truncated++;
 	if (json_is_string(json_object_get(rec, "limit_hit"))) {
-		tally_get(&st->limit, jstr(rec, "limit_hit"))->n++;
+		tally_get(&st->limit, records_str(rec, "limit_hit"))->n++;
 		suspicious = true;
 	}
-	if (strcmp(jstr(rec, "status"), "exited") != 0 ||
+	if (strcmp(records_str(rec, "status"), "exited") != 0 ||
 	    json_object_get(rec, "chain_restart") != NULL)
 		suspicious = true;
 	if (suspicious) {
@@ -283,48 +276,12 @@ add_record(struct stats *st, json_t *rec)
 	st->pts[st->npts++].oc = oc;
 }
 
-/* Reads every LOG; 0, or 2 after a message when one cannot be read. */
-static int
-read_logs(int n, char **logs, struct stats *st)
+/* records_each's callback: one record into the statistics. */
+static void
+add_one(json_t *rec, const char *line, void *arg)
 {
-	for (int i = 0; i < n; i++) {
-		FILE *f = fopen(logs[i], "re");
-		char *line = NULL;
-		size_t cap = 0;
-		ssize_t len;
-		int rc = 0;
-
-		if (f == NULL) {
-			fprintf(stderr, "guardexec-audit: %s: %s\n", logs[i],
-			    strerror(errno));
-			return 2;
-		}
-		while ((len = getline(&line, &cap, f)) > 0) {
-			json_error_t jerr;
-			json_t *rec;
-
-			if (line[len - 1] == '\n')
-				line[--len] = '\0';
-			rec = json_loadb(line, (size_t)len, 0, &jerr);
-			if (rec == NULL || !json_is_object(rec)) {
-				st->bad++;
-				json_decref(rec);
-				continue;
-			}
-			add_record(st, rec);
-			json_decref(rec);
-		}
-		if (ferror(f)) {
-			fprintf(stderr, "guardexec-audit: %s: %s\n", logs[i],
-			    strerror(errno));
-			rc = 2;
-		}
-		free(line);
-		fclose(f);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
+	(void)line;
+	add_record(arg, rec);
 }
 
 /* One code point of UTF-8 at @s: its length, or 0 when invalid. */
@@ -1161,7 +1118,7 @@ suspicious_row(FILE *out, json_t *rec)
 	json_t *user = json_object_get(rec, "user");
 	const char *pname = json_string_value(json_object_get(
 	    json_object_get(rec, "policy"), "name"));
-	const char *status = jstr(rec, "status");
+	const char *status = records_str(rec, "status");
 	json_int_t sig = json_integer_value(json_object_get(rec, "signal"));
 	enum outcome oc = outcome_of(rec);
 	bool cut;
@@ -1169,7 +1126,7 @@ suspicious_row(FILE *out, json_t *rec)
 	size_t i;
 
 	fputs("<tr><td class=\"nw\">", out);
-	put_when(out, jstr(rec, "start"));
+	put_when(out, records_str(rec, "start"));
 	fputs("</td><td class=\"nw\">", out);
 	if (json_is_string(user))
 		put_short(out, json_string_value(user), 24);
@@ -1186,7 +1143,7 @@ suspicious_row(FILE *out, json_t *rec)
 	fprintf(out, "%lld</td><td>",
 	    (long long)json_integer_value(json_object_get(rec, "exit_code")));
 	if (json_is_string(json_object_get(rec, "limit_hit")))
-		put_short(out, jstr(rec, "limit_hit"), 20);
+		put_short(out, records_str(rec, "limit_hit"), 20);
 	else
 		fputs("<span class=\"zero\">&mdash;</span>", out);
 	fputs("</td><td class=\"deny mono\">", out);
@@ -1197,7 +1154,7 @@ suspicious_row(FILE *out, json_t *rec)
 		}
 		if (i > 0)
 			fputs("<br>", out);
-		put_short(out, jstr(d, "syscall"), 24);
+		put_short(out, records_str(d, "syscall"), 24);
 		fprintf(out, "&nbsp;&times;%lld",
 		    (long long)json_integer_value(json_object_get(d, "count")));
 	}
@@ -1210,12 +1167,12 @@ suspicious_row(FILE *out, json_t *rec)
 	free(cmd);
 	json_array_foreach(json_object_get(rec, "advisory"), i, d) {
 		fputs("<br><span class=\"tag adv\">advisory: ", out);
-		put_short(out, jstr(d, "rule"), 40);
+		put_short(out, records_str(d, "rule"), 40);
 		fputs("</span>", out);
 	}
 	if (json_is_string(json_object_get(rec, "error"))) {
 		fputs("<br><span class=\"tag\">", out);
-		put_short(out, jstr(rec, "error"), 100);
+		put_short(out, records_str(rec, "error"), 100);
 		fputs("</span>", out);
 	}
 	if (json_object_get(rec, "chain_restart") != NULL)
@@ -1361,7 +1318,8 @@ report_main(int argc, char **argv)
 		return usage_error("-o needs a file name", "");
 	}
 	memset(&st, 0, sizeof(st));
-	rc = read_logs(argc + 1 - optind, args + optind, &st);
+	rc = records_each(argc + 1 - optind, args + optind, add_one, &st,
+	    &st.bad);
 	if (rc == 0) {
 		if (output == NULL || strcmp(output, "-") == 0) {
 			output = "standard output";
