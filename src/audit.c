@@ -308,19 +308,47 @@ is_hex64(const char *s)
 	return true;
 }
 
+/*
+ * Whether the @len bytes at @s end in ',"hash":"<64 hex>"}', the tail
+ * audit_format writes; copies the hash to @hash (65 bytes) when so.
+ */
+static bool
+ends_in_hash(const char *s, size_t len, char *hash)
+{
+	const char *t;
+
+	if (len < HASH_TAIL_LEN)
+		return false;
+	t = s + len - HASH_TAIL_LEN;
+	if (memcmp(t, HASH_KEY, sizeof(HASH_KEY) - 1) != 0 ||
+	    !is_hex64(t + sizeof(HASH_KEY) - 1) ||
+	    memcmp(s + len - 2, "\"}", 2) != 0)
+		return false;
+	memcpy(hash, t + sizeof(HASH_KEY) - 1, 64);
+	hash[64] = '\0';
+	return true;
+}
+
+/* Whether @hash is the sha256 of the line's bytes before its hash key. */
+static bool
+hash_matches(const char *line, size_t len, const char *hash)
+{
+	char want[65];
+
+	sha256_hex(line, len - HASH_TAIL_LEN, want);
+	return strcmp(want, hash) == 0;
+}
+
 int
 audit_check_line(const char *line, size_t len, char *prev, char *hash,
     const char **why)
 {
-	char want[65];
 	json_error_t jerr;
 	json_t *obj, *p;
 	const char *key;
 
 	if (len < HASH_TAIL_LEN + 2 || line[0] != '{' ||
-	    memcmp(line + len - HASH_TAIL_LEN, HASH_KEY, sizeof(HASH_KEY) - 1)
-	    != 0 || memcmp(line + len - 2, "\"}", 2) != 0 ||
-	    !is_hex64(line + len - 66)) {
+	    !ends_in_hash(line, len, hash)) {
 		*why = "does not end in a \"hash\" key";
 		return -1;
 	}
@@ -345,10 +373,7 @@ audit_check_line(const char *line, size_t len, char *prev, char *hash,
 	}
 	strlcpy(prev, json_string_value(p), 65);
 	json_decref(obj);
-	sha256_hex(line, len - HASH_TAIL_LEN, want);
-	memcpy(hash, line + len - 66, 64);
-	hash[64] = '\0';
-	if (strcmp(want, hash) != 0) {
+	if (!hash_matches(line, len, hash)) {
 		*why = "hash does not match the line's bytes";
 		return -1;
 	}
@@ -363,13 +388,10 @@ audit_check_line_fast(const char *line, size_t len, char *prev, char *hash,
 {
 	/* ',"prev":"' + 64 hex + '"' then the hash tail */
 	const size_t prev_len = sizeof(PREV_KEY) - 1 + 64 + 1;
-	char want[65];
 	const char *p;
 
 	if (len < HASH_TAIL_LEN + prev_len + 2 || line[0] != '{' ||
-	    memcmp(line + len - HASH_TAIL_LEN, HASH_KEY, sizeof(HASH_KEY) - 1)
-	    != 0 || memcmp(line + len - 2, "\"}", 2) != 0 ||
-	    !is_hex64(line + len - 66)) {
+	    !ends_in_hash(line, len, hash)) {
 		*why = "does not end in a \"hash\" key";
 		return -1;
 	}
@@ -379,10 +401,7 @@ audit_check_line_fast(const char *line, size_t len, char *prev, char *hash,
 		*why = "\"prev\" does not stand right before \"hash\"";
 		return -1;
 	}
-	sha256_hex(line, len - HASH_TAIL_LEN, want);
-	memcpy(hash, line + len - 66, 64);
-	hash[64] = '\0';
-	if (strcmp(want, hash) != 0) {
+	if (!hash_matches(line, len, hash)) {
 		*why = "hash does not match the line's bytes";
 		return -1;
 	}
@@ -484,12 +503,10 @@ tail_hash(int fd, off_t size, char *prev)
 	    (ssize_t)sizeof(tail))
 		return 1;
 	if (tail[sizeof(tail) - 1] != '\n' ||
-	    memcmp(tail, HASH_KEY, sizeof(HASH_KEY) - 1) != 0 ||
-	    !is_hex64(tail + sizeof(HASH_KEY) - 1) ||
-	    memcmp(tail + sizeof(tail) - 3, "\"}", 2) != 0)
+	    !ends_in_hash(tail, HASH_TAIL_LEN, prev)) {
+		strlcpy(prev, GX_ZERO_HASH, 65);
 		return 1;
-	memcpy(prev, tail + sizeof(HASH_KEY) - 1, 64);
-	prev[64] = '\0';
+	}
 	return 0;
 }
 
