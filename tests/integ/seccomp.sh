@@ -56,8 +56,14 @@ like "kill action: the record names the syscall that killed it" "$rec" '"denied"
 
 case "$(uname -m)" in
 x86_64)
-	run_gx -p "$E" -- "$HELPERS/x86-abi" int80
-	is "int 0x80 (i386 ABI) kills the command" "$rc|$out" "159|"
+	# Some kernels (ia32_emulation=0, PVM guests) have no working i386
+	# ABI at all: int 0x80 faults even unguarded, so no attack exists.
+	if "$HELPERS/x86-abi" int80 2>/dev/null | grep -q '^reached: '; then
+		run_gx -p "$E" -- "$HELPERS/x86-abi" int80
+		is "int 0x80 (i386 ABI) kills the command" "$rc|$out" "159|"
+	else
+		skip "int 0x80: this kernel has no working i386 ABI (faults unguarded)"
+	fi
 	run_gx -p "$E" -- "$HELPERS/x86-abi" x32
 	is "an x32 syscall kills the command" "$rc|$out" "159|"
 	;;
