@@ -18,7 +18,7 @@
 #include "audit.h"
 #include "env.h"
 #include "policy.h"
-#include "supervise.h"
+#include "outcome.h"
 #include "util.h"
 
 #define HASH_KEY ",\"hash\":\""
@@ -195,7 +195,7 @@ audit_build(const struct gx_record_in *in)
 	}
 	set(rec, "advisory", j);
 
-	set(rec, "status", json_string(supervise_status_name(o ? o->status :
+	set(rec, "status", json_string(outcome_status_name(o ? o->status :
 	    GX_STATUS_REFUSED)));
 	set(rec, "exit_code", json_integer(o ? o->exit_code : 125));
 	set(rec, "signal", o && o->signal ? json_integer(o->signal) :

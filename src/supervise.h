@@ -3,25 +3,13 @@
 #define GX_SUPERVISE_H
 
 #include <stdbool.h>
-#include <stdint.h>
-#include <sys/resource.h>
 #include <sys/types.h>
-#include <time.h>
+
+#include "outcome.h"
 
 struct gx_policy;
 struct gx_filter;
 struct gx_cgroup;
-
-/* How a run ended; the names are the audit record's "status". */
-enum gx_status {
-	GX_STATUS_EXITED,
-	GX_STATUS_SIGNALED,
-	GX_STATUS_TIMEOUT,
-	GX_STATUS_EXEC_FAILED,
-	GX_STATUS_REFUSED,
-};
-
-const char *supervise_status_name(enum gx_status s);
 
 /* Everything the child needs, decided before the fork. */
 struct gx_run {
@@ -41,39 +29,6 @@ struct gx_run {
 	gid_t gid;
 	gid_t *groups;
 	size_t ngroups;
-};
-
-#define GX_MAX_FORWARDED 16
-#define GX_MAX_DENIED 256
-
-/* One syscall refused (or, in learn mode, used) and how often. */
-struct gx_denial {
-	char name[40];
-	unsigned long count;
-};
-
-struct gx_outcome {
-	enum gx_status status;
-	int exit_code;              /* guardexec's exit status */
-	int signal;                 /* signal that ended the command, or 0 */
-	bool timed_out;
-	uint64_t stdout_bytes, stderr_bytes;  /* written by the command */
-	bool truncated;
-	const char *limit_hit;      /* static string or NULL */
-	struct rusage ru;           /* of everything reaped */
-	struct timespec start, end; /* CLOCK_REALTIME */
-	double duration_ms;         /* CLOCK_MONOTONIC */
-	int forwarded[GX_MAX_FORWARDED];  /* signals received and relayed */
-	size_t n_forwarded;
-	int exec_errno;             /* exec_failed / refused: the errno */
-	char error[256];            /* refused: what failed in setup */
-	bool left_running;          /* descendants could not be reaped */
-	/* seccomp: denials by name (learn mode: syscalls used) */
-	struct gx_denial denied[GX_MAX_DENIED];
-	size_t n_denied;
-	bool denied_overflow;       /* more names than GX_MAX_DENIED */
-	char reporting[192];         /* "notify", "off", or "unavailable: ..." */
-	bool seccomp_killed;        /* the command died of a denied syscall */
 };
 
 /*

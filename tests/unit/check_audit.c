@@ -24,7 +24,7 @@
 #include "env.h"
 #include "log.h"
 #include "policy.h"
-#include "supervise.h"
+#include "outcome.h"
 #include "util.h"
 
 Suite *audit_suite(void);
