@@ -138,6 +138,32 @@ refuse(struct state *st, struct gx_diag *d)
 	exit(GX_EXIT_FAILURE);
 }
 
+/*
+ * isolation.require: refuse when a required mechanism is not in force
+ * for this run.  User, PID and mount namespaces are not implemented yet,
+ * so requiring them always refuses (fail closed, never a silent pass).
+ */
+static void
+require_isolation(struct state *st, struct gx_diag *d)
+{
+	unsigned have = 0, missing;
+
+	if (st->sb.netns)
+		have |= GX_ISO_NETWORK;
+	if (st->cg.active)
+		have |= GX_ISO_CGROUP;
+	if (st->sb.landlock_fd >= 0)
+		have |= GX_ISO_LANDLOCK;
+	missing = st->pol.iso_require & ~have;
+	for (int b = 0; gx_iso_names[b] != NULL; b++)
+		if (missing & (1u << b))
+			diag_add(d, "%s: isolation.require: \"%s\" is not "
+			    "available for this run", st->pol.path,
+			    gx_iso_names[b]);
+	if (missing)
+		refuse(st, d);
+}
+
 /* Open --result; -1 with a message in @d on failure. */
 static int
 open_result(struct state *st, struct gx_diag *d)
@@ -430,6 +456,7 @@ main(int argc, char **argv)
 	if (sandbox_prepare(&st.pol, st.cwd, &st.sb, &d) < 0)
 		refuse(&st, &d);
 	cgroup_prepare(&st.pol, &st.cg);
+	require_isolation(&st, &d);
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
 		refuse(&st, &d);

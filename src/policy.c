@@ -614,8 +614,10 @@ add_path(struct ps *ps, const config_setting_t *e, const char *key,
 static void
 parse_filesystem(struct ps *ps, const config_setting_t *g)
 {
-	static const char *const keys[] = { "read", "write", NULL };
+	static const char *const keys[] = { "read", "write", "tmp", NULL };
+	static const char *const tmps[] = { "shared", "private", NULL };
 	config_setting_t *s;
+	int v;
 
 	ps->pol->has_filesystem = true;
 	if (!check_group(ps, g, keys))
@@ -624,7 +626,10 @@ parse_filesystem(struct ps *ps, const config_setting_t *g)
 		if (strcmp(config_setting_name(s), "read") == 0)
 			get_strings(ps, s, "filesystem.read", add_path,
 			    &ps->pol->fs_read);
-		else
+		else if (strcmp(config_setting_name(s), "tmp") == 0) {
+			if ((v = get_enum(ps, s, "filesystem.tmp", tmps)) >= 0)
+				ps->pol->fs_tmp = (enum gx_tmp)v;
+		} else
 			get_strings(ps, s, "filesystem.write", add_path,
 			    &ps->pol->fs_write);
 	}
@@ -643,6 +648,35 @@ parse_network(struct ps *ps, const config_setting_t *g)
 	FOR_KNOWN(g, s, i, keys)
 		if ((v = get_enum(ps, s, "network.mode", modes)) >= 0)
 			ps->pol->network = (enum gx_net)v;
+}
+
+const char *const gx_iso_names[] = { "user", "pid", "mount", "network",
+	"cgroup", "landlock", NULL };
+
+static void
+add_iso(struct ps *ps, const config_setting_t *e, const char *key,
+    const char *v, void *arg)
+{
+	(void)arg;
+	for (int b = 0; gx_iso_names[b] != NULL; b++)
+		if (strcmp(v, gx_iso_names[b]) == 0) {
+			ps->pol->iso_require |= 1u << b;
+			return;
+		}
+	err(ps, e, key, "unknown mechanism \"%s\" (expected user, pid, "
+	    "mount, network, cgroup or landlock)", v);
+}
+
+static void
+parse_isolation(struct ps *ps, const config_setting_t *g)
+{
+	static const char *const keys[] = { "require", NULL };
+	config_setting_t *s;
+
+	if (!check_group(ps, g, keys))
+		return;
+	FOR_KNOWN(g, s, i, keys)
+		get_strings(ps, s, "isolation.require", add_iso, NULL);
 }
 
 static void
@@ -909,7 +943,7 @@ policy_load_stream(FILE *f, const char *display, const char *dir,
 {
 	static const char *const top[] = { "version", "name", "command", "env",
 		"limits", "output", "syscalls", "filesystem", "network",
-		"advisory", "audit", NULL };
+		"isolation", "advisory", "audit", NULL };
 	struct ps ps = { display, dir, diag, pol, 0 };
 	config_setting_t *root, *s;
 	config_t cfg;
@@ -965,6 +999,8 @@ policy_load_stream(FILE *f, const char *display, const char *dir,
 		parse_filesystem(&ps, s);
 	if ((s = config_setting_get_member(root, "network")) != NULL)
 		parse_network(&ps, s);
+	if ((s = config_setting_get_member(root, "isolation")) != NULL)
+		parse_isolation(&ps, s);
 	if ((s = config_setting_get_member(root, "advisory")) != NULL)
 		parse_advisory(&ps, s);
 	if ((s = config_setting_get_member(root, "audit")) != NULL)
@@ -1207,6 +1243,8 @@ policy_print(const struct gx_policy *pol, FILE *out,
 		fputs("filesystem: {\n", out);
 		print_list(out, "read", pol->fs_read);
 		print_list(out, "write", pol->fs_write);
+		fprintf(out, "  tmp = \"%s\";\n", pol->fs_tmp == GX_TMP_PRIVATE ?
+		    "private" : "shared");
 		fputs("};\n\n", out);
 	} else {
 		fputs("# no filesystem group: no filesystem restriction\n\n",
@@ -1214,6 +1252,14 @@ policy_print(const struct gx_policy *pol, FILE *out,
 	}
 	fprintf(out, "network: {\n  mode = \"%s\";\n};\n\n",
 	    pol->network == GX_NET_NONE ? "none" : "all");
+	if (pol->iso_require != 0) {
+		fputs("isolation: {\n  require = [ ", out);
+		for (int b = 0, n = 0; gx_iso_names[b] != NULL; b++)
+			if (pol->iso_require & (1u << b))
+				fprintf(out, "%s\"%s\"", n++ ? ", " : "",
+				    gx_iso_names[b]);
+		fputs(" ];\n};\n\n", out);
+	}
 	if (pol->n_advisory > 0) {
 		fputs("advisory: {\n  # warnings only, NOT a security control\n"
 		    "  warn = (\n", out);

@@ -23,6 +23,20 @@ enum gx_keep { GX_KEEP_HEAD, GX_KEEP_HEAD_TAIL };
 enum gx_action { GX_ACTION_ERRNO, GX_ACTION_KILL, GX_ACTION_LOG };
 enum gx_net { GX_NET_ALL, GX_NET_NONE };
 enum gx_logfail { GX_LOGFAIL_REFUSE, GX_LOGFAIL_WARN };
+enum gx_tmp { GX_TMP_SHARED, GX_TMP_PRIVATE };
+
+/* isolation.require: mechanisms whose absence refuses the run (bits). */
+enum gx_iso {
+	GX_ISO_USER = 1 << 0,
+	GX_ISO_PID = 1 << 1,
+	GX_ISO_MOUNT = 1 << 2,
+	GX_ISO_NETWORK = 1 << 3,
+	GX_ISO_CGROUP = 1 << 4,
+	GX_ISO_LANDLOCK = 1 << 5,
+};
+
+/* The isolation.require names, indexed by bit number; NULL-terminated. */
+extern const char *const gx_iso_names[];
 
 struct gx_advisory_rule {
 	char *match;            /* substring, or NULL */
@@ -61,8 +75,10 @@ struct gx_policy {
 	bool has_filesystem;
 	char **fs_read;
 	char **fs_write;
+	enum gx_tmp fs_tmp;     /* filesystem.tmp */
 
 	enum gx_net network;
+	unsigned iso_require;   /* enum gx_iso bits */
 
 	struct gx_advisory_rule *advisory;
 	size_t n_advisory;

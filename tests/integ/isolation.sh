@@ -4,7 +4,7 @@
 # Each case attacks the restriction with the try-syscall helper and has a
 # control that shows the same operation works where it is allowed.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 39
+plan 42
 
 TRY="$HELPERS/try-syscall"
 
@@ -281,5 +281,19 @@ elif unpriv_setup; then
 else
 	for _i in 1 2 3; do skip "command.user refusal: $UNPRIV_REASON"; done
 fi
+
+# isolation.require refuses a run whose required mechanism is missing:
+# user namespaces are not implemented yet, so requiring them refuses.
+REQ=$(policy require <<'EOF2'
+version = 1;
+name = "require";
+isolation: { require = [ "user" ]; };
+audit: { sync = false; };
+EOF2
+)
+run_gx -p "$REQ" -- touch "$T/ran-require"
+is "isolation.require of a missing mechanism: exit 125" "$rc" 125
+like "... the error names the key and the mechanism" "$err" '^guardexec: .*isolation\.require: "user"'
+check "... and nothing ran" test ! -e "$T/ran-require"
 
 finish
