@@ -1321,82 +1321,44 @@ advisory_match(const struct gx_policy *pol, char *const *argv)
 	return out;
 }
 
-/* Make a relative path setting absolute against the policy's directory. */
-static void
-absolutize(config_setting_t *s, const char *dir)
-{
-	const char *v;
-	char *abs;
-
-	if (s == NULL || config_setting_type(s) != CONFIG_TYPE_STRING)
-		return;
-	v = config_setting_get_string(s);
-	if (v[0] == '/' || strcmp(v, ".") == 0 || v[0] == '\0')
-		return;
-	abs = path_resolve(dir, v);
-	config_setting_set_string(s, abs);
-	free(abs);
-}
-
 int
 policy_write_learned(const struct gx_policy *pol, char *const *used,
     const char *out_path, struct gx_diag *diag)
 {
-	config_setting_t *root, *sys, *allow, *fs, *s;
 	char **names = NULL;
-	config_t cfg;
-	int rc = -1;
+	int errsv, rc = 0;
+	FILE *f;
 
-	config_init(&cfg);
-	if (config_read_file(&cfg, pol->path) != CONFIG_TRUE) {
-		diag_add(diag, "%s:%d: %s", pol->path, config_error_line(&cfg),
-		    config_error_text(&cfg));
-		goto out;
-	}
-	root = config_root_setting(&cfg);
-	sys = config_setting_get_member(root, "syscalls");
-	if (sys == NULL) {
-		sys = config_setting_add(root, "syscalls", CONFIG_TYPE_GROUP);
-		s = config_setting_add(sys, "default_action", CONFIG_TYPE_STRING);
-		config_setting_set_string(s, "errno");
-	}
+	/*
+	 * From the policy as loaded (and checked), never from the file as
+	 * it is now: the command may have rewritten it during the run.
+	 */
 	for (size_t i = 0; pol->sys_allow_src != NULL &&
 	    pol->sys_allow_src[i] != NULL; i++)
 		names = strv_append(names, pol->sys_allow_src[i]);
 	for (size_t i = 0; used != NULL && used[i] != NULL; i++)
 		if (!strv_contains(names, used[i]))
 			names = strv_append(names, used[i]);
-	if (names != NULL)
-		qsort(names, strv_len(names), sizeof(*names), cmp_str);
-	if (config_setting_get_member(sys, "allow") != NULL)
-		config_setting_remove(sys, "allow");
-	allow = config_setting_add(sys, "allow", CONFIG_TYPE_ARRAY);
-	for (size_t i = 0; names != NULL && names[i] != NULL; i++)
-		config_setting_set_string_elem(allow, -1, names[i]);
-
-	/* Relative paths meant the policy's directory: keep that meaning. */
-	absolutize(config_lookup(&cfg, "audit.log"), pol->dir);
-	if ((fs = config_setting_get_member(root, "filesystem")) != NULL) {
-		const char *keys[] = { "read", "write" };
-
-		for (size_t k = 0; k < 2; k++) {
-			config_setting_t *l = config_setting_get_member(fs,
-			    keys[k]);
-
-			for (int i = 0; l != NULL &&
-			    i < config_setting_length(l); i++)
-				absolutize(config_setting_get_elem(l,
-				    (unsigned)i), pol->dir);
-		}
-	}
-	if (config_write_file(&cfg, out_path) != CONFIG_TRUE) {
+	if (names == NULL)
+		names = xcalloc(1, sizeof(*names));
+	qsort(names, strv_len(names), sizeof(*names), cmp_str);
+	f = fopen(out_path, "we");
+	if (f == NULL) {
 		diag_add(diag, "--learn %s: cannot write the policy: %s",
 		    out_path, strerror(errno));
-		goto out;
+		strv_free(names);
+		return -1;
 	}
-	rc = 0;
-out:
+	fputs("# learned by guardexec --learn\n", f);
+	policy_print(pol, f, names);
+	errsv = ferror(f) ? EIO : 0;
+	if (fclose(f) != 0 && errsv == 0)
+		errsv = errno;
+	if (errsv != 0) {
+		diag_add(diag, "--learn %s: cannot write the policy: %s",
+		    out_path, strerror(errsv));
+		rc = -1;
+	}
 	strv_free(names);
-	config_destroy(&cfg);
 	return rc;
 }

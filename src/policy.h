@@ -128,11 +128,12 @@ const struct gx_advisory_rule **advisory_match(const struct gx_policy *pol,
     char *const *argv);
 
 /*
- * --learn: write to @out_path the policy @pol was loaded from, with
- * syscalls.allow replaced by the sorted union of its list as written and
- * @used, and every relative path made absolute (so the new file works
- * from any directory).  Comments are not kept.  Returns 0, or -1 with a
- * message in @diag.
+ * --learn: write to @out_path the policy @pol as loaded (never the file
+ * as it is now, which the command may have rewritten), printed as by
+ * policy_print(), with syscalls.allow replaced by the sorted union of
+ * its list as written and @used.  Paths are absolute (so the new file
+ * works from any directory).  Comments are not kept.  Returns 0, or -1
+ * with a message in @diag.
  */
 int policy_write_learned(const struct gx_policy *pol, char *const *used,
     const char *out_path, struct gx_diag *diag);
