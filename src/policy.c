@@ -174,9 +174,15 @@ get_seconds(struct ps *ps, const config_setting_t *s, const char *key,
 		v = (double)config_setting_get_int64(s);
 	} else if (config_setting_type(s) == CONFIG_TYPE_FLOAT) {
 		v = config_setting_get_float(s);
+	} else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+		if (limits_parse_duration(config_setting_get_string(s), &v) < 0) {
+			err(ps, s, key, "expected a duration like \"90s\" or "
+			    "\"10m\", got \"%s\"", config_setting_get_string(s));
+			return -1;
+		}
 	} else {
-		err(ps, s, key, "expected seconds (an integer or a number), "
-		    "got %s", type_name(s));
+		err(ps, s, key, "expected seconds (an integer, a number or a "
+		    "string like \"10m\"), got %s", type_name(s));
 		return -1;
 	}
 	if (!isfinite(v) || v < 0) {
@@ -229,6 +235,71 @@ known(const char *const *keys, const char *name)
 }
 
 /*
+ * Edit distance of @a and @b (insertions, deletions, substitutions and
+ * swaps of neighbours), capped: anything above 3 is 4.
+ */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d[33][33];
+
+	if (la > 32 || lb > 32 || (la > lb ? la - lb : lb - la) > 3)
+		return 4;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
+				c = d[i - 2][j - 2] + 1;
+			d[i][j] = c;
+		}
+	}
+	return d[la][lb] > 3 ? 4 : d[la][lb];
+}
+
+/*
+ * The known key nearest to the unknown @name, or NULL when none is close:
+ * at most 2 edits, and fewer than half of @name's letters.
+ */
+static const char *
+nearest_key(const char *const *keys, const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, d;
+
+	for (size_t j = 0; keys[j] != NULL; j++) {
+		d = distance(name, keys[j]);
+		if (d < best_d && 2 * d < strlen(name)) {
+			best = keys[j];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* "unknown key", with the nearest known one when there is one. */
+static void
+err_unknown(struct ps *ps, const config_setting_t *s, const char *key,
+    const char *const *keys)
+{
+	const char *near = nearest_key(keys, config_setting_name(s));
+
+	if (near != NULL)
+		err(ps, s, key, "unknown key (did you mean \"%s\"?)", near);
+	else
+		err(ps, s, key, "unknown key");
+}
+
+/*
  * Every member of a group must be a known key; unknown ones are reported
  * and the known ones are still checked (every problem is reported).
  * Returns false only when @g is not a group at all.
@@ -250,7 +321,7 @@ check_group(struct ps *ps, const config_setting_t *g, const char *const *keys)
 
 		if (!known(keys, config_setting_name(s))) {
 			k = key_of(s);
-			err(ps, s, k, "unknown key");
+			err_unknown(ps, s, k, keys);
 			free(k);
 		}
 	}
@@ -718,7 +789,7 @@ parse_advisory(struct ps *ps, const config_setting_t *g)
 			for (size_t m = 0; rule_keys[m] != NULL; m++)
 				known |= strcmp(rule_keys[m], name) == 0;
 			if (!known) {
-				err(ps, s, k, "unknown key");
+				err_unknown(ps, s, k, rule_keys);
 				ok = 0;
 			} else if ((v = get_string(ps, s, k)) == NULL) {
 				ok = 0;

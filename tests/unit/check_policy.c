@@ -374,6 +374,19 @@ START_TEST(test_defaults)
 	load_ok(HEAD "syscalls: { errno = 13; };", "/", &pol);
 	ck_assert_int_eq(pol.sys_errno, EACCES);
 	policy_free(&pol);
+
+	/* durations with units (issue 17) */
+	load_ok(HEAD "limits: { timeout = \"10m\"; kill_grace = \"1500ms\";\n"
+	    " cpu = \"2m30s\"; };", "/", &pol);
+	ck_assert_double_eq(l->timeout, 600);
+	ck_assert_double_eq(l->kill_grace, 1.5);
+	ck_assert_uint_eq(l->cpu.value, 150);
+	policy_free(&pol);
+	load_ok(HEAD "limits: { timeout = \"1.5h\"; kill_grace = \"90s\"; };",
+	    "/", &pol);
+	ck_assert_double_eq(l->timeout, 5400);
+	ck_assert_double_eq(l->kill_grace, 90);
+	policy_free(&pol);
 }
 END_TEST
 
@@ -458,11 +471,26 @@ struct bad_case {
 static const struct bad_case bads[] = {
 	/* unknown top-level group, unknown keys in each group */
 	{ HEAD "limitz: { };\n",
-	  { "t.cfg:3: limitz: unknown key" } },
+	  { "t.cfg:3: limitz: unknown key (did you mean \"limits\"?)" } },
 	{ HEAD "timeout = 5;\n",
 	  { "t.cfg:3: timeout: unknown key" } },
+	/* the nearest known key is suggested (issue 17): typos, swaps */
+	{ HEAD "filesystem: { wirte = [ ]; };\naudit: { sylog = true; "
+	  "on_log_failur = \"warn\"; };\nsyscalls: { dney = [ ]; "
+	  "ab = 1; };\nadvisory: { warn = ( { match = \"x\"; resaon = "
+	  "\"y\"; } ); };\n",
+	  { "t.cfg:5: syscalls.dney: unknown key (did you mean \"deny\"?)",
+	    "t.cfg:5: syscalls.ab: unknown key",
+	    "t.cfg:3: filesystem.wirte: unknown key (did you mean "
+	    "\"write\"?)",
+	    "t.cfg:6: advisory.warn.resaon: unknown key (did you mean "
+	    "\"reason\"?)",
+	    "t.cfg:4: audit.sylog: unknown key (did you mean \"syslog\"?)",
+	    "t.cfg:4: audit.on_log_failur: unknown key (did you mean "
+	    "\"on_log_failure\"?)" } },
 	{ HEAD "limits: {\n  timeout = 5;\n  timeot = 5;\n};\n",
-	  { "t.cfg:5: limits.timeot: unknown key" } },
+	  { "t.cfg:5: limits.timeot: unknown key (did you mean "
+	    "\"timeout\"?)" } },
 	{ HEAD "command: { shell = \"sh\"; };\nenv: { pass = [ ]; };\n"
 	  "output: { max = 1; };\nsyscalls: { allowed = [ ]; };\n"
 	  "filesystem: { exec = [ ]; };\nnetwork: { proxy = \"x\"; };\n"
@@ -470,7 +498,8 @@ static const struct bad_case bads[] = {
 	  { "t.cfg:3: command.shell: unknown key",
 	    "t.cfg:4: env.pass: unknown key",
 	    "t.cfg:5: output.max: unknown key",
-	    "t.cfg:6: syscalls.allowed: unknown key",
+	    "t.cfg:6: syscalls.allowed: unknown key (did you mean "
+	    "\"allow\"?)",
 	    "t.cfg:7: filesystem.exec: unknown key",
 	    "t.cfg:8: network.proxy: unknown key",
 	    "t.cfg:9: advisory.block: unknown key",
@@ -485,12 +514,19 @@ static const struct bad_case bads[] = {
 	  { "t.cfg:3: limits: expected a group { ... }, got an integer" } },
 	{ HEAD "filesystem = [ \"/\" ];\n",
 	  { "t.cfg:3: filesystem: expected a group { ... }, got an array" } },
-	{ HEAD "limits: { timeout = \"5\"; };\n",
-	  { "t.cfg:3: limits.timeout: expected seconds (an integer or a "
-	    "number), got a string" } },
+	{ HEAD "limits: { timeout = \"soon\";\n kill_grace = \"10M\";\n"
+	  " cpu = \"30s1m\"; };\n",
+	  { "t.cfg:3: limits.timeout: expected a duration like \"90s\" or "
+	    "\"10m\", got \"soon\"",
+	    "t.cfg:4: limits.kill_grace: expected a duration like \"90s\" or "
+	    "\"10m\", got \"10M\"",
+	    "t.cfg:5: limits.cpu: expected a duration like \"90s\" or "
+	    "\"10m\", got \"30s1m\"" } },
+	{ HEAD "limits: { timeout = \"400d\"; };\n",
+	  { "t.cfg:3: limits.timeout: 3.456e+07 seconds is more than a year" } },
 	{ HEAD "limits: { kill_grace = true; };\n",
-	  { "t.cfg:3: limits.kill_grace: expected seconds (an integer or a "
-	    "number), got a boolean" } },
+	  { "t.cfg:3: limits.kill_grace: expected seconds (an integer, a "
+	    "number or a string like \"10m\"), got a boolean" } },
 	{ HEAD "limits: { processes = 1.5; };\n",
 	  { "t.cfg:3: limits.processes: expected an integer, got a number" } },
 	{ HEAD "limits: { open_files = \"64\"; };\n",
