@@ -104,16 +104,18 @@ parse_env_set(struct gx_parse *ps, const config_setting_t *s)
 }
 
 static void
-parse_errno(struct gx_parse *ps, const config_setting_t *s, const char *k)
+parse_errno(struct gx_parse *ps, const config_setting_t *s,
+    const struct gx_key *key, const char *k)
 {
 	const char *n;
 	int v;
 
 	if (value_is_int(s)) {
 		v = config_setting_get_int(s);
-		if (v < 1 || v > 4095)
+		if (v < key->min || v > key->max)
 			value_err(ps, s, k, "expected an errno name like "
-			    "\"EPERM\" or 1 to 4095, got %d", v);
+			    "\"EPERM\" or %.0f to %.0f, got %d", key->min,
+			    key->max, v);
 		else
 			ps->pol->sys_errno = v;
 		return;
@@ -372,7 +374,7 @@ parse_key(struct gx_parse *ps, const config_setting_t *s,
 		value_strings(ps, s, k, value_add_syscall, field);
 		break;
 	case GX_K_ERRNO:
-		parse_errno(ps, s, k);
+		parse_errno(ps, s, key, k);
 		break;
 	case GX_K_PATHS:
 		value_strings(ps, s, k, value_add_path, field);
