@@ -229,3 +229,19 @@ policy_key_nearest(const char *group, const char *name)
 		nearer(name, gx_groups[i].name, &best, &best_d);
 	return best;
 }
+
+const struct gx_key *
+policy_key_elsewhere(const char *group, const char *name)
+{
+	const struct gx_key *found = NULL;
+
+	for (const struct gx_key *k = gx_keys; k->name != NULL; k++) {
+		if (same_group(k->group, group) || k->group == NULL ||
+		    strcmp(k->name, name) != 0 || strchr(k->group, '.') != NULL)
+			continue;
+		if (found != NULL)
+			return NULL;    /* in two groups: no guess */
+		found = k;
+	}
+	return found;
+}

@@ -76,4 +76,12 @@ const struct gx_key *policy_key_find(const char *group, const char *name);
  */
 const char *policy_key_nearest(const char *group, const char *name);
 
+/*
+ * The key named exactly @name in another group than @group (a key
+ * written in the wrong group, such as a top-level "timeout"), when
+ * exactly one group has it; else NULL (pure).
+ */
+const struct gx_key *policy_key_elsewhere(const char *group,
+    const char *name);
+
 #endif

@@ -25,9 +25,14 @@ err_unknown(struct gx_parse *ps, const config_setting_t *s, const char *key,
     const char *group)
 {
 	const char *near = policy_key_nearest(group, config_setting_name(s));
+	const struct gx_key *other;
 
 	if (near != NULL)
 		value_err(ps, s, key, "unknown key (did you mean \"%s\"?)", near);
+	else if ((other = policy_key_elsewhere(group,
+	    config_setting_name(s))) != NULL)
+		value_err(ps, s, key, "unknown key (%s belongs in the %s "
+		    "group)", other->name, other->group);
 	else
 		value_err(ps, s, key, "unknown key");
 }

@@ -474,7 +474,15 @@ static const struct bad_case bads[] = {
 	{ HEAD "limitz: { };\n",
 	  { "t.cfg:3: limitz: unknown key (did you mean \"limits\"?)" } },
 	{ HEAD "timeout = 5;\n",
-	  { "t.cfg:3: timeout: unknown key" } },
+	  { "t.cfg:3: timeout: unknown key (timeout belongs in the limits "
+	    "group)" } },
+	{ HEAD "limits: { mode = \"none\"; tmp = \"private\"; };\n"
+	  "network: { allow = [ ]; };\n",
+	  { "t.cfg:3: limits.mode: unknown key (mode belongs in the network "
+	    "group)",
+	    "t.cfg:3: limits.tmp: unknown key (tmp belongs in the filesystem "
+	    "group)",
+	    "t.cfg:4: network.allow: unknown key" } },  /* in two groups */
 	/* the nearest known key is suggested (issue 17): typos, swaps */
 	{ HEAD "filesystem: { wirte = [ ]; };\naudit: { sylog = true; "
 	  "on_log_failur = \"warn\"; };\nsyscalls: { dney = [ ]; "
