@@ -1278,6 +1278,56 @@ START_TEST(test_key_in_manual)
 }
 END_TEST
 
+/*
+ * And the other way: every key guardexec.cfg(5) documents (".It Ic KEY
+ * Pq TYPE" in a group's section) is a key of the table.
+ */
+START_TEST(test_manual_in_keys)
+{
+	const char *top = getenv("TOP_SRCDIR");
+	char path[4096], group[64] = "", key[64], *line = NULL;
+	size_t cap = 0;
+	int n = 0;
+	FILE *f;
+
+	ck_assert_msg(top != NULL, "TOP_SRCDIR is not set (make check sets it)");
+	snprintf(path, sizeof(path), "%s/man/guardexec.cfg.5", top);
+	f = fopen(path, "re");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	while (getline(&line, &cap, f) > 0) {
+		const char *g = group[0] ? group : NULL;
+
+		if (strncmp(line, ".Sh ", 4) == 0) {
+			strlcpy(group, "-", sizeof(group));
+			continue;
+		}
+		if (strncmp(line, ".Ss ", 4) == 0) {
+			if (sscanf(line + 4, "%63[^\n]", group) != 1)
+				group[0] = '\0';
+			if (strcmp(group, "Top-level settings") == 0)
+				group[0] = '\0';
+			else if (strchr(group, ' ') != NULL)
+				strlcpy(group, "-", sizeof(group));
+			continue;
+		}
+		if (strcmp(group, "-") == 0 ||
+		    sscanf(line, ".It Ic %63s Pq", key) != 1 ||
+		    strstr(line, " Pq ") == NULL)
+			continue;
+		if (g != NULL && strcmp(g, "advisory") == 0 &&
+		    policy_key_find("advisory.warn", key) != NULL)
+			g = "advisory.warn";
+		ck_assert_msg(policy_key_find(g, key) != NULL, "guardexec.cfg.5 "
+		    "documents %s%s%s, which the key table does not have",
+		    g ? g : "", g ? "." : "", key);
+		n++;
+	}
+	free(line);
+	fclose(f);
+	ck_assert_int_gt(n, 30);
+}
+END_TEST
+
 /* Every key has a one-line doc, and the groups all have keys. */
 START_TEST(test_key_table)
 {
@@ -1456,6 +1506,7 @@ policy_suite(void)
 	tc = tcase_create("keys");
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, test_key_table);
+	tcase_add_test(tc, test_manual_in_keys);
 	tcase_add_loop_test(tc, test_key_defaults, 0, n_keys);
 	tcase_add_loop_test(tc, test_key_in_manual, 0, n_keys);
 	tcase_add_loop_test(tc, test_key_nearest, 0, N(nearest));
