@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <syslog.h>
 
 #include "filter.h"
 #include "policy.h"
@@ -477,15 +476,50 @@ parse_group(struct gx_parse *ps, const config_setting_t *g,
 	finish_group(ps, grp->name);
 }
 
+/*
+ * The table's defaults, for the kinds that hold one value (the lists
+ * default to empty, which the zeroed policy already is).
+ */
 static void
 defaults(struct gx_policy *pol)
 {
-	pol->limits.kill_grace = 2;
-	pol->sys_errno = EPERM;
-	pol->audit_syslog = true;
-	pol->audit_facility = LOG_AUTHPRIV;
-	pol->audit_facility_name = xstrdup("authpriv");
-	pol->audit_sync = true;
+	for (const struct gx_key *k = gx_keys; k->name != NULL; k++) {
+		void *field = (char *)pol + k->off;
+		char v[64];
+
+		if (k->def == NULL)
+			continue;
+		/* A string default is quoted, as a policy writes it. */
+		strlcpy(v, k->def + (k->def[0] == '"'), sizeof(v));
+		v[strcspn(v, "\"")] = '\0';
+		switch (k->kind) {
+		case GX_K_ENUM:
+			*(int *)field = policy_value_of(k->choices, v);
+			break;
+		case GX_K_BOOL:
+			*(bool *)field = strcmp(v, "true") == 0;
+			break;
+		case GX_K_DURATION:
+			*(double *)field = strtod(v, NULL);
+			break;
+		case GX_K_SIZE:
+			*(uint64_t *)field = strtoull(v, NULL, 10);
+			break;
+		case GX_K_ERRNO:
+			pol->sys_errno = errno_from_name(v);
+			break;
+		case GX_K_FACILITY:
+			pol->audit_facility = policy_value_of(k->choices, v);
+			pol->audit_facility_name = xstrdup(v);
+			break;
+		case GX_K_VERSION: case GX_K_NAME: case GX_K_CPU:
+		case GX_K_COUNT: case GX_K_RSIZE: case GX_K_USER:
+		case GX_K_ENV_ALLOW: case GX_K_ENV_SET: case GX_K_SYS_ALLOW:
+		case GX_K_SYS_DENY: case GX_K_PATHS: case GX_K_ISO:
+		case GX_K_WARN: case GX_K_RULE: case GX_K_LOG:
+			break;
+		}
+	}
 }
 
 /* version and name: required. */
