@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 #include "config.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "filter.h"
 #include "policy.h"
