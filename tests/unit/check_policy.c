@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * policy.c: policies written inline and read with fmemopen() through
- * policy_load_stream(); policy_load() on real files in a temporary
- * directory; advisory_match(); policy_print() read back.
+ * The policy modules: policies written inline and read with fmemopen()
+ * through policy_load_stream(); policy_load() on real files in a
+ * temporary directory; advisory_match(); policy_print() read back; the
+ * key table against the parser, the --init template and guardexec.cfg(5).
  */
 #include "config.h"
 
