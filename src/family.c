@@ -74,13 +74,45 @@ pv_push(struct pidvec *pv, pid_t pid)
 	pv->v[pv->n++] = pid;
 }
 
-static bool
-pv_has(const struct pidvec *pv, pid_t pid)
+/* A process found in the family, pinned by its pidfd (or -1). */
+struct member {
+	pid_t pid;
+	int pidfd;
+};
+
+struct members {
+	struct member *v;
+	size_t n, cap;
+};
+
+static void
+mv_push(struct members *mv, pid_t pid, int pidfd)
 {
-	for (size_t i = 0; i < pv->n; i++)
-		if (pv->v[i] == pid)
+	if (mv->n == mv->cap) {
+		mv->cap = mv->cap ? mv->cap * 2 : 64;
+		mv->v = xreallocarray(mv->v, mv->cap, sizeof(*mv->v));
+	}
+	mv->v[mv->n].pid = pid;
+	mv->v[mv->n++].pidfd = pidfd;
+}
+
+static bool
+mv_has(const struct members *mv, pid_t pid)
+{
+	for (size_t i = 0; i < mv->n; i++)
+		if (mv->v[i].pid == pid)
 			return true;
 	return false;
+}
+
+static void
+mv_free(struct members *mv)
+{
+	for (size_t i = 0; i < mv->n; i++)
+		if (mv->v[i].pidfd >= 0)
+			close(mv->v[i].pidfd);
+	free(mv->v);
+	memset(mv, 0, sizeof(*mv));
 }
 
 /* Append the pids listed in the open "children" file @fd. */
@@ -106,18 +138,24 @@ push_listed(int fd, struct pidvec *out)
 	}
 }
 
-/* Direct children of @pid from /proc/PID/task/TID/children; -1 if absent. */
+/*
+ * Direct children of @pid from /proc/PID/task/TID/children (every
+ * thread's, so a leader whose main thread has exited still shows the
+ * children of its other threads).  -1 when the kernel has no such file
+ * (CONFIG_PROC_CHILDREN); 0 otherwise, also when @pid is gone.
+ */
 static int
 children_of(pid_t pid, struct pidvec *out)
 {
 	char path[320];
 	struct dirent *de;
 	DIR *d;
+	int rc = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (d == NULL)
-		return errno == ENOENT ? 0 : -1;
+		return 0;
 	while ((de = readdir(d)) != NULL) {
 		int fd;
 
@@ -127,27 +165,29 @@ children_of(pid_t pid, struct pidvec *out)
 		    (int)pid, de->d_name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			closedir(d);
-			return errno == ENOENT ? -1 : 0;
+			/* A thread that just ended, or no such file at all. */
+			if (errno == ENOENT && pid == getpid())
+				rc = -1;
+			continue;
 		}
 		push_listed(fd, out);
 		close(fd);
 	}
 	closedir(d);
-	return 0;
+	return rc;
 }
 
-/* Fallback: every process whose ancestry leads to @self, from /proc. */
-static void
-scan_proc(pid_t self, struct pidvec *out)
-{
-	struct pidvec pids = { 0 }, ppids = { 0 };
-	struct dirent *de;
-	bool changed = true;
-	bool *mark;
-	DIR *d;
+/* Every process and its parent, from one pass over /proc (the fallback). */
+struct ptable {
+	struct pidvec pids, ppids;
+};
 
-	d = opendir("/proc");
+static void
+scan_proc(struct ptable *t)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
 	if (d == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
@@ -157,76 +197,114 @@ scan_proc(pid_t self, struct pidvec *out)
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		pid = (pid_t)atoi(de->d_name);
-		if (read_ppid(pid, &ppid, &st) == 0 && st != 'Z') {
-			pv_push(&pids, pid);
-			pv_push(&ppids, ppid);
+		/* Zombies too: a leader whose main thread exited shows Z. */
+		if (read_ppid(pid, &ppid, &st) == 0) {
+			pv_push(&t->pids, pid);
+			pv_push(&t->ppids, ppid);
 		}
 	}
 	closedir(d);
-	mark = xcalloc(pids.n + 1, sizeof(bool));
-	while (changed) {
-		changed = false;
-		for (size_t i = 0; i < pids.n; i++) {
-			if (mark[i])
-				continue;
-			if (ppids.v[i] == self)
-				mark[i] = changed = true;
-			for (size_t j = 0; !mark[i] && j < pids.n; j++)
-				if (mark[j] && pids.v[j] == ppids.v[i])
-					mark[i] = changed = true;
-		}
-	}
-	for (size_t i = 0; i < pids.n; i++)
-		if (mark[i])
-			pv_push(out, pids.v[i]);
-	free(mark);
-	free(pids.v);
-	free(ppids.v);
 }
 
-/* All live descendants of @self, top-down. */
+/* Children of @parent: from /proc/PID/task/TID/children, else the table. */
 static void
-discover(pid_t self, struct pidvec *out)
+list_children(pid_t parent, struct ptable *t, bool *use_table,
+    struct pidvec *kids)
 {
-	out->n = 0;
-	if (children_of(self, out) < 0) {
-		out->n = 0;
-		scan_proc(self, out);
+	kids->n = 0;
+	if (!*use_table && children_of(parent, kids) == 0)
 		return;
+	if (!*use_table) {
+		*use_table = true;
+		scan_proc(t);
 	}
-	for (size_t i = 0; i < out->n && i < 1000000; i++)
-		if (children_of(out->v[i], out) < 0)
-			break;
+	kids->n = 0;
+	for (size_t i = 0; i < t->pids.n; i++)
+		if (t->ppids.v[i] == parent)
+			pv_push(kids, t->pids.v[i]);
 }
 
 /*
- * Signal one process by pidfd after checking it is still the one we
- * found (its parent unchanged), so a recycled pid is never hit.
+ * Pin @pid with a pidfd and prove it is a child of @parent (pinned by
+ * @parent_fd, or guardexec itself when -1): its parent, read after the
+ * pidfd was opened, is @parent, and @parent still exists afterwards, so
+ * the number @parent still named the process we found.  A recycled pid
+ * fails one of the two.  Returns the pidfd, -1 when not proven, or -2
+ * when the kernel has no pidfd_open (then @pid is checked the same way,
+ * without the pin).
  */
-static void
-signal_one(pid_t pid, int sig)
+static int
+pin_child(pid_t pid, pid_t parent, int parent_fd)
 {
 	pid_t ppid;
 	char st;
-	int pfd;
+	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 
-	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pfd < 0) {
-		if (errno == ENOSYS)
-			kill(pid, sig);
-		return;
+	if (pfd < 0 && errno != ENOSYS)
+		return -1;
+	if (read_ppid(pid, &ppid, &st) < 0 || ppid != parent ||
+	    (parent_fd >= 0 &&
+	    syscall(SYS_pidfd_send_signal, parent_fd, 0, NULL, 0) < 0)) {
+		if (pfd >= 0)
+			close(pfd);
+		return -1;
 	}
-	if (read_ppid(pid, &ppid, &st) == 0 && st != 'Z')
-		syscall(SYS_pidfd_send_signal, pfd, sig, NULL, 0);
-	close(pfd);
+	return pfd >= 0 ? pfd : -2;
+}
+
+/*
+ * The family, top-down, each member pinned by a pidfd opened at
+ * discovery and proven to descend from guardexec.  Our own helper
+ * (the sentinel) is not family.  Zombie leaders are kept: one whose
+ * main thread has exited may still run other threads.
+ */
+static void
+discover(const struct gx_family *f, struct members *out)
+{
+	struct ptable t = { 0 };
+	struct pidvec kids = { 0 };
+	bool use_table = false;
+
+	for (size_t i = 0; i <= out->n && i < 1000000; i++) {
+		pid_t parent = i == 0 ? f->self : out->v[i - 1].pid;
+		int parent_fd = i == 0 ? -1 : out->v[i - 1].pidfd;
+
+		if (i > 0 && parent_fd == -1)
+			continue;       /* not pinned: do not trust its children */
+		list_children(parent, &t, &use_table, &kids);
+		for (size_t k = 0; k < kids.n; k++) {
+			pid_t pid = kids.v[k];
+			int pfd;
+
+			if (pid == f->exclude || mv_has(out, pid))
+				continue;
+			pfd = pin_child(pid, parent, parent_fd < 0 ? -1 :
+			    parent_fd);
+			if (pfd != -1)
+				mv_push(out, pid, pfd);
+		}
+	}
+	free(kids.v);
+	free(t.pids.v);
+	free(t.ppids.v);
+}
+
+/* Signal a pinned member; never a pid that may have been recycled. */
+static void
+signal_member(const struct member *m, int sig)
+{
+	if (m->pidfd >= 0)
+		(void)syscall(SYS_pidfd_send_signal, m->pidfd, sig, NULL, 0);
+	else if (m->pidfd == -2)
+		(void)kill(m->pid, sig);        /* kernel without pidfds */
 }
 
 static void
-signal_with_cont(pid_t pid, int sig)
+signal_with_cont(const struct member *m, int sig)
 {
-	signal_one(pid, sig);
+	signal_member(m, sig);
 	if (sig == SIGTERM || sig == SIGHUP || sig == SIGINT)
-		signal_one(pid, SIGCONT);
+		signal_member(m, SIGCONT);
 }
 
 void
@@ -236,6 +314,13 @@ family_init(struct gx_family *f, pid_t child)
 	f->self = getpid();
 	f->child = child;
 	f->pgid = child;
+}
+
+void
+family_exclude(struct gx_family *f, pid_t helper)
+{
+	f->exclude = helper;
+	f->exclude_reaped = false;
 }
 
 void
@@ -256,21 +341,26 @@ family_add_rusage(struct gx_family *f, const struct rusage *ru)
 size_t
 family_signal(struct gx_family *f, int sig)
 {
-	struct pidvec pv = { 0 }, again = { 0 };
+	struct members pv = { 0 }, again = { 0 };
 	size_t n;
 
-	discover(f->self, &pv);
+	discover(f, &pv);
 	for (size_t i = 0; i < pv.n; i++)
-		signal_with_cont(pv.v[i], sig);
-	if (sig == SIGKILL && f->pgid > 0)
+		signal_with_cont(&pv.v[i], sig);
+	/*
+	 * The command's group, for members not yet found.  Only while the
+	 * command is unreaped: its pid (the group's id) cannot be reused
+	 * before that.
+	 */
+	if (sig == SIGKILL && f->pgid > 0 && !f->child_done)
 		kill(-f->pgid, sig);
-	discover(f->self, &again);
+	discover(f, &again);
 	for (size_t i = 0; i < again.n; i++)
-		if (!pv_has(&pv, again.v[i]))
-			signal_with_cont(again.v[i], sig);
+		if (!mv_has(&pv, again.v[i].pid))
+			signal_with_cont(&again.v[i], sig);
 	n = pv.n;
-	free(pv.v);
-	free(again.v);
+	mv_free(&pv);
+	mv_free(&again);
 	return n;
 }
 
@@ -282,6 +372,12 @@ family_reap(struct gx_family *f)
 	pid_t p;
 
 	while ((p = wait4(-1, &st, WNOHANG, &ru)) > 0) {
+		if (p == f->exclude) {
+			/* Our sentinel, not the command's: not in the record. */
+			f->exclude = 0;
+			f->exclude_reaped = true;
+			continue;
+		}
 		family_add_rusage(f, &ru);
 		if (p == f->child) {
 			f->child_done = true;
@@ -290,14 +386,25 @@ family_reap(struct gx_family *f)
 	}
 }
 
-/* No child left means no descendant left: we are the subreaper. */
+/*
+ * No child left but our sentinel means no descendant left: we are the
+ * subreaper.  Call after family_reap(), so zombies are gone.
+ */
 static bool
-none_left(void)
+none_left(const struct gx_family *f)
 {
-	siginfo_t si;
+	struct ptable t = { 0 };
+	struct pidvec kids = { 0 };
+	bool use_table = false, none = true;
 
-	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 &&
-	    errno == ECHILD;
+	list_children(f->self, &t, &use_table, &kids);
+	for (size_t i = 0; i < kids.n; i++)
+		if (kids.v[i] != f->exclude)
+			none = false;
+	free(kids.v);
+	free(t.pids.v);
+	free(t.ppids.v);
+	return none;
 }
 
 bool
@@ -308,13 +415,13 @@ family_kill_all(struct gx_family *f, double grace_ms)
 
 	while (grace_ms > 0 && sys_now_ms() < grace_end) {
 		family_reap(f);
-		if (none_left())
+		if (none_left(f))
 			return true;
 		usleep(2000);
 	}
 	for (;;) {
 		family_reap(f);
-		if (none_left())
+		if (none_left(f))
 			return true;
 		family_signal(f, SIGKILL);
 		if (sys_now_ms() > until)

@@ -18,6 +18,7 @@ struct gx_family {
 	pid_t child;                /* the command */
 	pid_t pgid;                 /* the command's group, swept with SIGKILL; or 0 */
 	pid_t exclude;              /* our own helper (the sentinel), or 0 */
+	bool exclude_reaped;        /* it ended early and family_reap took it */
 	bool child_done;            /* the command was reaped */
 	int child_status;           /* its wait status, once done */
 	/*
@@ -36,8 +37,19 @@ void family_init(struct gx_family *f, pid_t child);
 void family_add_rusage(struct gx_family *f, const struct rusage *ru);
 
 /*
- * Send @sig to every process of the family (SIGCONT after TERM, INT and
- * HUP, so a stopped process gets it); returns how many were signalled.
+ * Every process below guardexec is family except @helper (the
+ * sentinel): never signalled, its rusage not counted, and not waited
+ * for by family_kill_all().
+ */
+void family_exclude(struct gx_family *f, pid_t helper);
+
+/*
+ * Send @sig to every process of the family.  Each one is pinned with a
+ * pidfd when found and proven to descend from guardexec after that, so
+ * a recycled pid is never signalled; a thread-group leader whose main
+ * thread has exited (a zombie in /proc) is signalled like any other.
+ * SIGCONT follows TERM, INT and HUP, so a stopped process gets them.
+ * Returns how many were signalled.
  */
 size_t family_signal(struct gx_family *f, int sig);
 

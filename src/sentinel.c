@@ -129,7 +129,7 @@ sentinel_start(pid_t sid, const struct gx_cgroup *cg, pid_t *pid_out)
 void
 sentinel_dismiss(int fd, pid_t pid)
 {
-	if (write(fd, "q", 1) == 1) {
+	if (write(fd, "q", 1) == 1 && pid > 0) {
 		int st;
 
 		waitpid(pid, &st, 0);

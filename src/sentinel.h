@@ -17,8 +17,8 @@ struct gx_cgroup;
 int sentinel_start(pid_t sid, const struct gx_cgroup *cg, pid_t *pid_out);
 
 /*
- * A normal end: tell the sentinel to leave without acting, wait for it,
- * close @fd.
+ * A normal end: tell the sentinel to leave without acting, wait for it
+ * (unless @pid is -1: already reaped), close @fd.
  */
 void sentinel_dismiss(int fd, pid_t pid);
 

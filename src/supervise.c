@@ -38,8 +38,16 @@
 
 #define RELAY_BUF (256 * 1024)
 #define PIPE_SIZE (1024 * 1024)
-/* After the family is dead, how long a pipe may stay open with no data. */
+/*
+ * After the family is dead, what may still come through the pipes: what
+ * they held when it died (at most their capacity), with no pause over
+ * DRAIN_IDLE_MS, and no more than DRAIN_LIMIT_MS spent waiting for it.
+ * Whatever writes beyond that is outside the family (it was handed the
+ * pipe): the pipes are closed and the run ends, whatever still writes.
+ */
 #define DRAIN_IDLE_MS 500
+#define DRAIN_LIMIT_MS 5000
+#define DRAIN_MAX_BYTES (2 * (uint64_t)PIPE_SIZE)
 
 static const int relayed_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -57,6 +65,8 @@ struct run_state {
 	double deadline;            /* the timeout, or 0 */
 	double kill_at;             /* SIGKILL after the grace, or 0 */
 	double idle_since;          /* draining: last data seen */
+	double drain_waited;        /* draining: ms spent waiting on the pipes */
+	uint64_t drain_bytes;       /* draining: bytes read since the family died */
 	bool family_dead;           /* the command ended, its family killed */
 	bool killed_overflow;
 	struct timespec mono0;
@@ -274,11 +284,6 @@ tick(struct run_state *st)
 	}
 	if (!st->fam.child_done || st->family_dead)
 		return;
-	if (st->sentinel_fd >= 0) {
-		/* A normal end: the sentinel leaves without acting. */
-		sentinel_dismiss(st->sentinel_fd, st->sentinel_pid);
-		st->sentinel_fd = -1;
-	}
 	/* The command ended: nothing it started may stay. */
 	if (!family_kill_all(&st->fam, st->out->n_forwarded > 0 ?
 	    pol->limits.kill_grace * 1e3 : 0))
@@ -373,8 +378,19 @@ read_pipe(struct run_state *st, int s)
 	else
 		st->out->stderr_bytes += (uint64_t)n;
 	relay_data(&st->relay, s, st->buf, (size_t)n);
-	if (st->family_dead)
+	if (st->family_dead) {
 		st->idle_since = sys_now_ms();
+		st->drain_bytes += (uint64_t)n;
+	}
+}
+
+/* Draining after the family's death: time to stop reading the pipes? */
+static bool
+drain_over(const struct run_state *st)
+{
+	return sys_now_ms() >= st->idle_since + DRAIN_IDLE_MS ||
+	    st->drain_waited >= DRAIN_LIMIT_MS ||
+	    st->drain_bytes > DRAIN_MAX_BYTES;
 }
 
 /* The loop: until the family is dead and both pipes are closed. */
@@ -382,22 +398,26 @@ static void
 loop(struct run_state *st)
 {
 	struct pollset ps;
+	bool busy;
+	double t0;
 
 	for (;;) {
 		tick(st);
 		if (st->family_dead && st->pipe[0] < 0 && st->pipe[1] < 0)
 			break;
-		if (st->family_dead && (relay_busy(&st->relay, 0) ||
-		    relay_busy(&st->relay, 1)))
+		busy = relay_busy(&st->relay, 0) || relay_busy(&st->relay, 1);
+		if (st->family_dead && busy)
 			st->idle_since = sys_now_ms();  /* a slow reader, not idle */
 		build_pollset(st, &ps);
+		t0 = sys_now_ms();
 		if (poll(ps.pfd, (nfds_t)ps.n, next_timeout(st)) < 0) {
 			if (errno == EINTR)
 				continue;
 			die_errno("poll");
 		}
-		if (st->family_dead &&
-		    sys_now_ms() >= st->idle_since + DRAIN_IDLE_MS) {
+		if (st->family_dead && !busy)
+			st->drain_waited += sys_now_ms() - t0;
+		if (st->family_dead && drain_over(st)) {
 			/* Someone outside the family holds the pipes. */
 			close_fd(&st->pipe[0]);
 			close_fd(&st->pipe[1]);
@@ -515,6 +535,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	/* If guardexec dies from here on, the sentinel ends the family. */
 	st.sentinel_fd = sentinel_start(st.fam.child, run->cgroup,
 	    &st.sentinel_pid);
+	if (st.sentinel_fd >= 0)
+		family_exclude(&st.fam, st.sentinel_pid);
 	relay_init(&st.relay, run->pol, 1, 2);
 	st.buf = xmalloc(RELAY_BUF);
 	if (run->pol->limits.timeout > 0)
@@ -522,14 +544,16 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	loop(&st);
 	free(st.buf);
 	close_fd(&st.sfd);
-	close_fd(&st.sentinel_fd);
 	notify_free(&st.ns);
 	relay_finish(&st.relay);
 	/* Stragglers: anything reparented to us since, or left in the cgroup. */
 	if (run->cgroup != NULL)
 		cgroup_kill_all(run->cgroup);
-	st.fam.pgid = 0;
 	family_kill_all(&st.fam, 0);
+	/* Only now, with nothing left: the sentinel leaves without acting. */
+	if (st.sentinel_fd >= 0)
+		sentinel_dismiss(st.sentinel_fd, st.fam.exclude_reaped ? -1 :
+		    st.sentinel_pid);
 	conclude(&st);
 	return 0;
 }
