@@ -417,6 +417,8 @@ loop(struct run_state *st)
 		}
 		if (st->family_dead && !busy)
 			st->drain_waited += sys_now_ms() - t0;
+		if (st->family_dead && relay_stuck(&st->relay))
+			relay_abandon(&st->relay);  /* a stopped reader */
 		if (st->family_dead && drain_over(st)) {
 			/* Someone outside the family holds the pipes. */
 			close_fd(&st->pipe[0]);
