@@ -335,6 +335,21 @@ audit_log_append(struct gx_log *log, json_t *rec, bool sync,
 	return 0;
 }
 
+char *
+audit_log_default_path(void)
+{
+	const char *state = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+
+	if (geteuid() == 0)
+		return xstrdup("/var/log/guardexec/audit.log");
+	if (state != NULL && state[0] == '/')
+		return xasprintf("%s/guardexec/audit.log", state);
+	if (home != NULL && home[0] == '/')
+		return xasprintf("%s/.local/state/guardexec/audit.log", home);
+	return NULL;
+}
+
 void
 audit_log_close(struct gx_log *log)
 {

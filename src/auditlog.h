@@ -51,4 +51,13 @@ void audit_log_close(struct gx_log *log);
  */
 int audit_head_read(const char *log_path, char *hash);
 
+/*
+ * The log guardexec writes when neither the policy nor -l names one:
+ * /var/log/guardexec/audit.log for root, else
+ * $XDG_STATE_HOME/guardexec/audit.log or
+ * $HOME/.local/state/guardexec/audit.log.  Returns a malloc'd path, or
+ * NULL when neither variable holds an absolute path.
+ */
+char *audit_log_default_path(void);
+
 #endif
