@@ -20,6 +20,7 @@ struct gx_lines {
 	char *buf;
 	size_t cap, start, end;     /* unread bytes: buf[start, end) */
 	bool eof;
+	bool corrupt;               /* the compressed data is bad */
 	const char *err;
 };
 
@@ -69,10 +70,12 @@ fill(struct gx_lines *r)
 		r->buf = xreallocarray(r->buf, r->cap, 1);
 	}
 	n = gzread(r->gz, r->buf + r->end, (unsigned)(r->cap - r->end - 1));
-	if (n < 0) {
+	/* A cut gzip file returns its data, then 0: the error is kept. */
+	if (n < 0 || (n == 0 && (gzerror(r->gz, &zerr), zerr != Z_OK))) {
 		const char *m = gzerror(r->gz, &zerr);
 
 		r->err = zerr == Z_ERRNO ? strerror(errno) : m;
+		r->corrupt = zerr != Z_ERRNO;
 		return -1;
 	}
 	r->end += (size_t)n;
@@ -118,6 +121,12 @@ const char *
 lines_error(struct gx_lines *r)
 {
 	return r->err ? r->err : "read error";
+}
+
+bool
+lines_corrupt(struct gx_lines *r)
+{
+	return r->corrupt;
 }
 
 void

@@ -32,6 +32,9 @@ ssize_t lines_next(struct gx_lines *r, char **line);
 /* Why the last lines_next() failed (static or owned by @r). */
 const char *lines_error(struct gx_lines *r);
 
+/* Whether the last failure was bad compressed data, not an I/O error. */
+bool lines_corrupt(struct gx_lines *r);
+
 void lines_close(struct gx_lines *r);
 
 /* Called with each record (borrowed) and its line (no newline). */

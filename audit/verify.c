@@ -173,7 +173,12 @@ verify_file(struct chain *c, const char *file)
 	}
 	while (rc == 0 && (n = lines_next(r, &line)) > 0)
 		rc = check_line(c, file, ++lineno, line, (size_t)n);
-	if (rc == 0 && n < 0) {
+	if (rc == 0 && n < 0 && lines_corrupt(r)) {
+		/* A damaged compressed file hides records: the chain breaks. */
+		printf("%s:%lu: not a valid compressed file (%s)\n", file,
+		    lineno + 1, lines_error(r));
+		rc = 1;
+	} else if (rc == 0 && n < 0) {
 		fprintf(stderr, "guardexec-audit: %s: %s\n", file,
 		    lines_error(r));
 		rc = 2;
