@@ -22,6 +22,7 @@
 #include "log.h"
 #include "policy.h"
 #include "util.h"
+#include "runner.h"
 
 Suite *policy_suite(void);
 
@@ -1188,15 +1189,4 @@ policy_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(policy_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(policy_suite)
