@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "audit.h"
 #include "common.h"
@@ -199,8 +200,12 @@ check_head(const struct chain *c, const char *last, bool *unchecked)
 	char head[65];
 
 	*unchecked = false;
+	/*
+	 * Also with no record checked: a log emptied to zero bytes does not
+	 * match the anchor that names its last line.
+	 */
 	if (audit_head_read(last, head) == 0) {
-		if (c->records > 0 && strcmp(head, c->expect) != 0) {
+		if (strcmp(head, c->expect) != 0) {
 			printf("%s: the last line is not the one the head anchor "
 			    "%s.head names (lines were deleted from the end, or "
 			    "appended by hand)\n", last, last);
@@ -208,7 +213,8 @@ check_head(const struct chain *c, const char *last, bool *unchecked)
 		}
 		return 0;
 	}
-	if (errno == ENOENT) {
+	/* No anchor, or one opened by a run that has not appended yet. */
+	if (errno == ENOENT || (errno == ENODATA && c->records == 0)) {
 		*unchecked = true;
 		return 0;
 	}
@@ -216,7 +222,11 @@ check_head(const struct chain *c, const char *last, bool *unchecked)
 	return 1;
 }
 
-/* The files to check: the LOGs given, or one LOG and its siblings. */
+/*
+ * The files to check: the LOGs given, or one LOG and its siblings.  A
+ * LOG that is missing while rotated siblings exist (rotated, and no run
+ * since) is left out: the siblings are checked against its anchor.
+ */
 static int
 gather(int n, char **logs, bool rotated, char ***files, size_t *nfiles,
     bool *found_older)
@@ -229,6 +239,8 @@ gather(int n, char **logs, bool rotated, char ***files, size_t *nfiles,
 		k = find_siblings(logs[0], &s);
 		if (k < 0)
 			return 1;
+		if (k > 0 && access(logs[0], F_OK) < 0 && errno == ENOENT)
+			n = 0;
 	}
 	*files = xcalloc((size_t)k + (size_t)n, sizeof(**files));
 	for (long i = 0; i < k; i++)
@@ -241,15 +253,17 @@ gather(int n, char **logs, bool rotated, char ***files, size_t *nfiles,
 	return 0;
 }
 
+/* Check @files in order as one chain, then @log's head anchor. */
 static int
-verify_all(struct chain *c, char **files, size_t nfiles, bool siblings)
+verify_all(struct chain *c, char **files, size_t nfiles, const char *log,
+    bool siblings)
 {
 	bool unchecked;
 	int rc = 0;
 
 	if (siblings) {
-		printf("%s: checking the rotated files first:", files[nfiles - 1]);
-		for (size_t i = 0; i + 1 < nfiles; i++)
+		printf("%s: checking the rotated files first:", log);
+		for (size_t i = 0; i < nfiles && strcmp(files[i], log) != 0; i++)
 			printf(" %s", files[i]);
 		printf("\n");
 		/* Older rotations are removed by logrotate's "rotate N". */
@@ -258,7 +272,7 @@ verify_all(struct chain *c, char **files, size_t nfiles, bool siblings)
 	for (size_t i = 0; rc == 0 && i < nfiles; i++)
 		rc = verify_file(c, files[i]);
 	if (rc == 0)
-		rc = check_head(c, files[nfiles - 1], &unchecked);
+		rc = check_head(c, log, &unchecked);
 	if (rc != 0)
 		return rc;
 	printf("%llu record%s, chain intact\n", c->records,
@@ -266,7 +280,7 @@ verify_all(struct chain *c, char **files, size_t nfiles, bool siblings)
 	if (unchecked)
 		printf("warning: no head anchor %s.head: the end of the log is "
 		    "unchecked (lines deleted from its end would not show)\n",
-		    files[nfiles - 1]);
+		    log);
 	return 0;
 }
 
@@ -299,7 +313,7 @@ verify_main(int argc, char **argv)
 	    &siblings);
 	if (rc != 0)
 		return rc;
-	rc = verify_all(&c, files, nfiles, siblings);
+	rc = verify_all(&c, files, nfiles, argv[argc - 1], siblings);
 	for (size_t i = 0; i < nfiles; i++)
 		free(files[i]);
 	free(files);

@@ -187,6 +187,10 @@ audit_head_read(const char *log_path, char *hash)
 	}
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
+	if (n == 0) {
+		errno = ENODATA;        /* created, never written */
+		return -1;
+	}
 	if (n < 64 || !audit_is_hex64(buf)) {
 		errno = EINVAL;
 		return -1;

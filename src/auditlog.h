@@ -47,7 +47,7 @@ void audit_log_close(struct gx_log *log);
  * rewritten under the log's lock by every append, so that a log cut
  * short (its last lines deleted) no longer matches it.  Reads it into
  * @hash (65 bytes); returns 0, or -1 with errno (ENOENT: no anchor,
- * EINVAL: not a hash, ENOMEM).  Never exits.
+ * ENODATA: an empty anchor, EINVAL: not a hash, ENOMEM).  Never exits.
  */
 int audit_head_read(const char *log_path, char *hash);
 

@@ -3,7 +3,7 @@
 # anchor; the record schema against real records; the shipped rsyslog
 # and logrotate snippets.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 55
+plan 59
 
 A=$GUARDEXEC_AUDIT
 P=$(policy tools <<'EOF2'
@@ -168,6 +168,21 @@ rm "$AL.head"
 is "no head anchor: verify still exits 0" "$?" 0
 like "... but warns that the end of the log is unchecked" "$(cat "$T/v")" \
 	"^warning: no head anchor $AL.head: the end of the log is unchecked"
+attack
+: > "$AL"
+"$A" verify "$AL" > "$T/v" 2>&1
+is "the log emptied to zero bytes: verify exits 1 (the anchor)" "$?" 1
+like "... and says why" "$(cat "$T/v")" "^$AL: the last line is not the one the head anchor"
+attack
+rm "$AL"
+"$A" verify "$AL" > "$T/v" 2>&1
+is "the log deleted: its rotations are checked against its anchor" "$?|$(cat "$T/v" | tail -n 1)" \
+	"1|$AL: the last line is not the one the head anchor $AL.head names (lines were deleted from the end, or appended by hand)"
+attack
+for i in 3 2; do mv "$AL.$i.gz" "$AL.$((i + 1)).gz"; done
+gzip < "$AL.1" > "$AL.2.gz" && rm "$AL.1" && mv "$AL" "$AL.1"
+"$A" verify "$AL" > "$T/v" 2>&1
+is "rotated again and no run since (no LOG): the rotations verify" "$?|$(tail -n 1 "$T/v")" "0|7 records, chain intact"
 unlike "with the anchor: no warning" "$("$A" verify "$RL" 2>&1)" 'warning'
 "$GUARDEXEC" -l "$T/one.log" -p "$P" -- true > /dev/null 2>&1
 is "one record: \"1 record\"" "$("$A" verify "$T/one.log")" "1 record, chain intact"
