@@ -17,6 +17,10 @@
 #include "outcome.h"
 #include "util.h"
 
+/* As audit_format writes the record (chain.c). */
+#define DUMP_FLAGS \
+	(JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
 static json_t *
 xjson(json_t *j)
 {
@@ -360,7 +364,7 @@ audit_compact(json_t *rec, size_t max)
 	char *text;
 
 	for (size_t i = 0; ; i++) {
-		text = json_dumps(c, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		text = json_dumps(c, DUMP_FLAGS);
 		if (text == NULL)
 			die("out of memory (json)");
 		if (strlen(text) <= max || i == sizeof(steps) / sizeof(steps[0]))
@@ -391,7 +395,7 @@ audit_compact(json_t *rec, size_t max)
 				json_object_set(m, keep[i], v);
 		}
 		set(m, "compacted", json_true());
-		text = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		text = json_dumps(m, DUMP_FLAGS);
 		json_decref(m);
 		if (text == NULL)
 			die("out of memory (json)");
