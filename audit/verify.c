@@ -140,7 +140,13 @@ check_line(struct chain *c, const char *file, unsigned long lineno,
 			    "that is not here (older logs were rotated away)\n",
 			    file, lineno);
 	} else if (strcmp(prev, c->expect) != 0) {
-		if (lineno == 1 && c->prev_file != NULL)
+		if (lineno == 1 && c->prev_file != NULL &&
+		    strcmp(prev, GX_ZERO_HASH) == 0)
+			printf("%s:%lu: starts a new chain (\"prev\" is 64 zeros) "
+			    "instead of continuing %s (was that file compressed "
+			    "before guardexec wrote here? keep logrotate's "
+			    "delaycompress)\n", file, lineno, c->prev_file);
+		else if (lineno == 1 && c->prev_file != NULL)
 			printf("%s:%lu: \"prev\" does not match the last line of "
 			    "%s (a rotated file is missing, or lines were "
 			    "deleted at its end or this one's start)\n", file,

@@ -3,7 +3,7 @@
 # anchor; the record schema against real records; the shipped rsyslog
 # and logrotate snippets.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 59
+plan 61
 
 A=$GUARDEXEC_AUDIT
 P=$(policy tools <<'EOF2'
@@ -162,6 +162,13 @@ rm "$AL.3.gz"
 is "the oldest rotation removed (rotate N): still intact" "$?|$(tail -n 1 "$T/v")" "0|5 records, chain intact"
 like "... with a note where the chain starts" "$(cat "$T/v")" \
 	"^$AL.2.gz:1: note: the chain starts after a record that is not here"
+attack
+rm "$AL" "$AL.head" && gzip "$AL.1"
+"$GUARDEXEC" -l "$AL" -p "$P" -- true > /dev/null 2>&1
+"$A" verify "$AL" > "$T/v" 2>&1
+is "LOG.1 compressed before the next run (no delaycompress): verify exits 1" "$?" 1
+like "... and says the log started a new chain" "$(cat "$T/v")" \
+	"^$AL:1: starts a new chain .* instead of continuing $AL.1.gz"
 attack
 rm "$AL.head"
 "$A" verify "$AL" > "$T/v" 2>&1
