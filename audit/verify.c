@@ -101,7 +101,8 @@ find_siblings(const char *log, struct sibling **out)
 	}
 	closedir(d);
 	free(dir);
-	qsort(s, n, sizeof(*s), cmp_sibling);
+	if (n > 1)
+		qsort(s, n, sizeof(*s), cmp_sibling);
 	for (size_t i = 1; i < n; i++) {
 		if (s[i].n == s[i - 1].n) {
 			printf("%s and %s: the same rotation twice (plain and "
