@@ -141,7 +141,12 @@ check_line(struct chain *c, const char *file, unsigned long lineno,
 			    "that is not here (older logs were rotated away)\n",
 			    file, lineno);
 	} else if (strcmp(prev, c->expect) != 0) {
-		if (lineno == 1 && c->prev_file != NULL &&
+		if (c->first)
+			printf("%s:%lu: the chain starts after a record that is "
+			    "not here (lines were deleted from the start, or "
+			    "older rotated logs removed: --partial accepts "
+			    "that)\n", file, lineno);
+		else if (lineno == 1 && c->prev_file != NULL &&
 		    strcmp(prev, GX_ZERO_HASH) == 0)
 			printf("%s:%lu: starts a new chain (\"prev\" is 64 zeros) "
 			    "instead of continuing %s (was that file compressed "
@@ -273,8 +278,6 @@ verify_all(struct chain *c, char **files, size_t nfiles, const char *log,
 		for (size_t i = 0; i < nfiles && strcmp(files[i], log) != 0; i++)
 			printf(" %s", files[i]);
 		printf("\n");
-		/* Older rotations are removed by logrotate's "rotate N". */
-		c->partial = true;
 	}
 	for (size_t i = 0; rc == 0 && i < nfiles; i++)
 		rc = verify_file(c, files[i]);

@@ -3,7 +3,7 @@
 # anchor; the record schema against real records; the shipped rsyslog
 # and logrotate snippets.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 61
+plan 63
 
 A=$GUARDEXEC_AUDIT
 P=$(policy tools <<'EOF2'
@@ -159,7 +159,11 @@ like "... and names it" "$(cat "$T/v")" "^$AL.2.gz:1: not a valid compressed fil
 attack
 rm "$AL.3.gz"
 "$A" verify "$AL" > "$T/v" 2>&1
-is "the oldest rotation removed (rotate N): still intact" "$?|$(tail -n 1 "$T/v")" "0|5 records, chain intact"
+is "the oldest rotation removed: verify exits 1 (as for lines deleted at the start)" "$?" 1
+like "... and says where the chain starts" "$(cat "$T/v")" \
+	"^$AL.2.gz:1: the chain starts after a record that is not here .*--partial accepts that"
+"$A" verify --partial "$AL" > "$T/v" 2>&1
+is "... --partial accepts it (rotate N removed older files)" "$?|$(tail -n 1 "$T/v")" "0|5 records, chain intact"
 like "... with a note where the chain starts" "$(cat "$T/v")" \
 	"^$AL.2.gz:1: note: the chain starts after a record that is not here"
 attack
