@@ -3,7 +3,7 @@
 # anchor; the record schema against real records; the shipped rsyslog
 # and logrotate snippets.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 63
+plan 64
 
 A=$GUARDEXEC_AUDIT
 P=$(policy tools <<'EOF2'
@@ -248,6 +248,17 @@ is "show with an unknown option: exit 2" "$?|$(head -n 1 "$T/e")" \
 "$A" verify "$T/no-such.log" > /dev/null 2> "$T/e"
 is "verify of a missing file: exit 2, guardexec-audit's message" "$?|$(cat "$T/e")" \
 	"2|guardexec-audit: $T/no-such.log: No such file or directory"
+# Out of memory (a 64 MB line under a 60 MB address space): still the
+# tool's own exit status and name, not guardexec's 125.
+if ldd "$A" 2>/dev/null | grep -q libasan; then
+	skip "ASan needs more address space than the limit"
+else
+	head -c $((64 << 20)) /dev/zero | tr '\0' a | sed 's/^/{"argv":["/; s/$/"]}/' > "$T/huge.log"
+	(ulimit -v 60000; "$A" show "$T/huge.log" > /dev/null 2> "$T/e")
+	is "out of memory: exit 2 and guardexec-audit's message" "$?|$(cat "$T/e")" \
+		"2|guardexec-audit: out of memory"
+	rm -f "$T/huge.log"
+fi
 if command -v ldd > /dev/null 2>&1; then
 	unlike "guardexec-audit links neither libseccomp nor libconfig" \
 		"$(ldd "$A" 2>&1)" 'libseccomp|libconfig'
