@@ -3,11 +3,39 @@
 #define GX_RECORDS_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <sys/types.h>
 
 /*
- * Reading audit logs for guardexec-audit's show, summary and report: each
- * line of each file parsed as a JSON object, in order.
+ * Reading audit logs for guardexec-audit: a line reader that reads plain
+ * and gzip-compressed files alike (zlib), and each line of each file
+ * parsed as a JSON object, in order, for show, summary and report.
  */
+
+struct gx_lines;
+
+/*
+ * Open @path for reading lines; a gzip file (as logrotate's "compress"
+ * leaves it) is decompressed on the fly, anything else is read as is.
+ * Returns NULL with errno on failure.
+ */
+struct gx_lines *lines_open(const char *path);
+
+/*
+ * The next line: *@line points to its @return bytes, including the
+ * final '\n' unless the file ends without one, and stays valid until
+ * the next call.  Lines may hold NUL bytes.  Returns 0 at the end, or
+ * -1 on a read or decompression error (lines_error() says which).
+ */
+ssize_t lines_next(struct gx_lines *r, char **line);
+
+/* Why the last lines_next() failed (static or owned by @r). */
+const char *lines_error(struct gx_lines *r);
+
+/* Whether the last failure was bad compressed data, not an I/O error. */
+bool lines_corrupt(struct gx_lines *r);
+
+void lines_close(struct gx_lines *r);
 
 /* Called with each record (borrowed) and its line (no newline). */
 typedef void (*records_fn)(json_t *rec, const char *line, void *arg);

@@ -9,6 +9,17 @@
 #include "log.h"
 #include "util.h"
 
+/* Who speaks in messages, and die()'s exit status (log_set_program). */
+static const char *prog_name = "guardexec";
+static int fail_status = GX_EXIT_FAILURE;
+
+void
+log_set_program(const char *name, int status)
+{
+	prog_name = name;
+	fail_status = status;
+}
+
 static void vmsg(const char *fmt, va_list ap, int errsv)
 	__attribute__((format(printf, 1, 0)));
 
@@ -22,9 +33,10 @@ vmsg(const char *fmt, va_list ap, int errsv)
 	if (n < 0)
 		buf[0] = '\0';
 	if (errsv)
-		fprintf(stderr, "guardexec: %s: %s\n", buf, strerror(errsv));
+		fprintf(stderr, "%s: %s: %s\n", prog_name, buf,
+		    strerror(errsv));
 	else
-		fprintf(stderr, "guardexec: %s\n", buf);
+		fprintf(stderr, "%s: %s\n", prog_name, buf);
 	fflush(stderr);
 }
 
@@ -36,7 +48,7 @@ die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap, 0);
 	va_end(ap);
-	exit(GX_EXIT_FAILURE);
+	exit(fail_status);
 }
 
 void
@@ -48,7 +60,7 @@ die_errno(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap, errsv);
 	va_end(ap);
-	exit(GX_EXIT_FAILURE);
+	exit(fail_status);
 }
 
 void

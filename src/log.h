@@ -12,6 +12,14 @@
  * fill a struct gx_diag instead.
  */
 
+/*
+ * Name the program in every message ("@name: ...") and make die() exit
+ * with @status: guardexec-audit says ("guardexec-audit", 2), so that
+ * even running out of memory keeps its documented exit codes.  @name is
+ * not copied.  Default: "guardexec", 125.
+ */
+void log_set_program(const char *name, int status);
+
 /* Print "guardexec: MSG" and exit 125.  Never returns. */
 void die(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));

@@ -102,8 +102,8 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 	if (line == NULL)
 		line = audit_format(rec, GX_ZERO_HASH);
 	/* The syslog copy carries the hash too, to anchor the chain. */
-	json_object_set_new(rec, "hash", json_stringn(line + strlen(line) - 67,
-	    64));
+	json_object_set_new(rec, "hash", json_stringn(audit_line_hash(line,
+	    strlen(line)), 64));
 	if (st->result_fd >= 0) {
 		size_t len = strlen(line), off = 0;
 

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auditlog.h"
 #include "log.h"
 #include "policy.h"
 #include "sys.h"
@@ -151,16 +152,7 @@ sys_wipe_environ(char **env)
 char *
 sys_default_log(void)
 {
-	const char *state = getenv("XDG_STATE_HOME");
-	const char *home = getenv("HOME");
-
-	if (geteuid() == 0)
-		return xstrdup("/var/log/guardexec/audit.log");
-	if (state != NULL && state[0] == '/')
-		return xasprintf("%s/guardexec/audit.log", state);
-	if (home != NULL && home[0] == '/')
-		return xasprintf("%s/.local/state/guardexec/audit.log", home);
-	return NULL;
+	return audit_log_default_path();
 }
 
 #ifndef SYSCONFDIR

@@ -52,7 +52,7 @@ make_good(void)
 		char *line = audit_format(rec, prev);
 		size_t l = strlen(line);
 
-		memcpy(prev, line + l - 67, 64);
+		memcpy(prev, audit_line_hash(line, l), 64);
 		good = realloc(good, good_len + l + 1);
 		memcpy(good + good_len, line, l + 1);
 		good_len += l;

@@ -26,6 +26,7 @@
 #include "policy.h"
 #include "outcome.h"
 #include "util.h"
+#include "runner.h"
 
 Suite *audit_suite(void);
 
@@ -736,7 +737,7 @@ START_TEST(test_log_chain)
 		char head[65];
 
 		ck_assert_int_eq(audit_head_read(path, head), 0);
-		ck_assert_mem_eq(head, lines[2] + strlen(lines[2]) - 67, 64);
+		ck_assert_mem_eq(head, audit_line_hash(lines[2], strlen(lines[2])), 64);
 	}
 
 	/* reopened later, the log goes on from its last line */
@@ -857,7 +858,7 @@ START_TEST(test_log_rotated)
 		ck_abort_msg("%s", d.msgs[0]);
 	next = append_one(&log);
 	audit_log_close(&log);
-	memcpy(head, first + strlen(first) - 67, 64);
+	memcpy(head, audit_line_hash(first, strlen(first)), 64);
 	head[64] = '\0';
 	obj = check_line(next, head);
 	ck_assert_ptr_null(json_object_get(obj, "chain_restart"));
@@ -1149,6 +1150,51 @@ START_TEST(test_compact_utf8)
 }
 END_TEST
 
+/* ---- the library's edges ------------------------------------------------- */
+
+/* audit_line_hash finds the hash the line ends with, newline or not. */
+START_TEST(test_line_hash)
+{
+	static char *const av[] = { "true", NULL };
+	struct gx_record_in in = { .argv = av, .cwd = "/" };
+	json_t *rec = audit_build(&in);
+	char *line = audit_format(rec, GX_ZERO_HASH), prev[65], hash[65];
+	const char *why = NULL;
+	size_t n = strlen(line);
+
+	ck_assert_int_eq(audit_check_line(line, n - 1, prev, hash, &why), 0);
+	ck_assert_mem_eq(audit_line_hash(line, n), hash, 64);
+	ck_assert_mem_eq(audit_line_hash(line, n - 1), hash, 64);
+	ck_assert(audit_ends_in_hash(line, n - 1, prev));
+	ck_assert_str_eq(prev, hash);
+	free(line);
+	json_decref(rec);
+}
+END_TEST
+
+/*
+ * guardexec-audit links this library: a die() in it (running out of
+ * memory) must keep the tool's exit status 2 and name the tool.
+ */
+START_TEST(test_die_as_audit_tool)
+{
+	log_set_program("guardexec-audit", 2);
+	die("out of memory (json)");
+}
+END_TEST
+
+/* The head anchor reader returns errors, never exits. */
+START_TEST(test_head_read_errors)
+{
+	char hash[65];
+
+	errno = 0;
+	ck_assert_int_eq(audit_head_read("/nonexistent/dir/audit.log", hash),
+	    -1);
+	ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
 Suite *
 audit_suite(void)
 {
@@ -1186,18 +1232,13 @@ audit_suite(void)
 	tcase_add_test(tc, test_compact_essentials);
 	tcase_add_test(tc, test_compact_utf8);
 	suite_add_tcase(s, tc);
+
+	tc = tcase_create("library");
+	tcase_add_test(tc, test_line_hash);
+	tcase_add_exit_test(tc, test_die_as_audit_tool, 2);
+	tcase_add_test(tc, test_head_read_errors);
+	suite_add_tcase(s, tc);
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(audit_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(audit_suite)

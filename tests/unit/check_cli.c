@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "runner.h"
 
 Suite *cli_suite(void);
 
@@ -258,15 +259,4 @@ cli_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(cli_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(cli_suite)

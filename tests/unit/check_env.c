@@ -11,6 +11,7 @@
 #include "log.h"
 #include "policy.h"
 #include "util.h"
+#include "runner.h"
 
 Suite *env_suite(void);
 
@@ -215,15 +216,4 @@ env_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(env_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(env_suite)

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "policy.h"
 #include "util.h"
+#include "runner.h"
 
 Suite *filter_suite(void);
 
@@ -505,15 +506,4 @@ filter_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(filter_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(filter_suite)

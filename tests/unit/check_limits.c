@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "rlimits.h"
+#include "runner.h"
 
 Suite *limits_suite(void);
 
@@ -333,16 +334,4 @@ limits_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(limits_suite());
-	int failed;
-
-	/* The apply tests change rlimits: they need their own process. */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(limits_suite)

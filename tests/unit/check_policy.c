@@ -24,6 +24,7 @@
 #include "policy.h"
 #include "policy_keys.h"
 #include "util.h"
+#include "runner.h"
 
 Suite *policy_suite(void);
 
@@ -1516,15 +1517,4 @@ policy_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(policy_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(policy_suite)

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "util.h"
+#include "runner.h"
 
 Suite *util_suite(void);
 
@@ -382,15 +383,4 @@ util_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(util_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(util_suite)
