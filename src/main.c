@@ -392,8 +392,11 @@ main(int argc, char **argv)
 		free(written);
 		return 0;
 	}
-	st.opts.policy = st.policy_path = sys_find_policy(st.opts.policy);
-	if (policy_load(st.opts.policy, geteuid() == 0, &st.pol, &d) < 0) {
+	st.policy_path = sys_find_policy(st.opts.policy, &d);
+	if (st.policy_path != NULL)
+		st.opts.policy = st.policy_path;
+	if (st.policy_path == NULL ||
+	    policy_load(st.opts.policy, geteuid() == 0, &st.pol, &d) < 0) {
 		if (!st.opts.check) {
 			struct gx_diag d2 = { 0 };
 
