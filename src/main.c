@@ -164,6 +164,43 @@ require_isolation(struct state *st, struct gx_diag *d)
 		refuse(st, d);
 }
 
+/*
+ * Open @path for writing from its start, never through a symlink (a
+ * command that may write its directory could plant one pointing at
+ * ~/.bashrc) and never into anything but a regular file: O_NOFOLLOW,
+ * O_NONBLOCK so a planted FIFO cannot hang us, fstat before truncating.
+ * Returns the fd, or -1 with a message in @d.
+ */
+static int
+open_no_follow(const char *path, struct gx_diag *d, const char *what)
+{
+	struct stat sb;
+	int fd, errsv;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY |
+	    O_NOFOLLOW | O_NONBLOCK, 0600);
+	if (fd < 0) {
+		errsv = errno;
+		diag_add(d, "%s %s: %s", what, path, errsv == ELOOP ?
+		    "is a symbolic link; refusing to write through it" :
+		    strerror(errsv));
+		return -1;
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		diag_add(d, "%s %s: not a regular file; refusing to write to it",
+		    what, path);
+		close(fd);
+		return -1;
+	}
+	if (ftruncate(fd, 0) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
+		errsv = errno;
+		diag_add(d, "%s %s: %s", what, path, strerror(errsv));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* Open --result; -1 with a message in @d on failure. */
 static int
 open_result(struct state *st, struct gx_diag *d)
@@ -188,13 +225,8 @@ open_result(struct state *st, struct gx_diag *d)
 		}
 		return 0;
 	}
-	st->result_fd = open(st->opts.result, O_WRONLY | O_CREAT | O_TRUNC |
-	    O_CLOEXEC | O_NOCTTY, 0600);
-	if (st->result_fd < 0) {
-		diag_add(d, "--result %s: %s", st->opts.result, strerror(errno));
-		return -1;
-	}
-	return 0;
+	st->result_fd = open_no_follow(r, d, "--result");
+	return st->result_fd < 0 ? -1 : 0;
 }
 
 static void
@@ -309,23 +341,66 @@ print_check(struct state *st, int lookup_rc)
 		die_errno("writing to stdout");
 }
 
-/* --learn: the input policy with what the run used added. */
+/*
+ * --learn OUT must not be a symlink or anything but a regular file: say
+ * so before the run rather than after it.  Returns -1 with a message.
+ */
+static int
+check_learn_out(const char *out, struct gx_diag *d)
+{
+	struct stat sb;
+
+	if (lstat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		diag_add(d, "--learn %s: %s; refusing to write through it", out,
+		    S_ISLNK(sb.st_mode) ? "is a symbolic link" :
+		    "not a regular file");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --learn: the learned policy goes to a new file next to OUT (created
+ * with O_EXCL by mkstemp, so it is ours), which then replaces OUT with
+ * rename(2): OUT is never opened, so a symlink planted there is
+ * replaced, never written through.  The text itself comes from
+ * policy_write_learned.
+ */
 static void
 write_learned(struct state *st, const struct gx_outcome *out)
 {
+	const char *dst = st->opts.learn;
 	struct gx_diag d = { 0 };
-	char **used = NULL;
+	char **used = NULL, *tmp, *slash;
+	int fd;
 
 	for (size_t i = 0; i < out->n_denied; i++)
 		if (filter_resolve(out->denied[i].name) >= 0)
 			used = strv_append(used, out->denied[i].name);
-	if (policy_write_learned(&st->pol, used, st->opts.learn, &d) < 0) {
+	slash = strrchr(dst, '/');
+	tmp = slash == NULL ? xasprintf(".%s.XXXXXX", dst) :
+	    xasprintf("%.*s/.%s.XXXXXX", (int)(slash - dst), dst, slash + 1);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		diag_add(&d, "--learn %s: %s", dst, strerror(errno));
+	} else {
+		(void)fchmod(fd, 0644);
+		close(fd);
+		if (check_learn_out(dst, &d) < 0 ||
+		    policy_write_learned(&st->pol, used, tmp, &d) < 0)
+			unlink(tmp);
+		else if (rename(tmp, dst) < 0) {
+			diag_add(&d, "--learn %s: %s", dst, strerror(errno));
+			unlink(tmp);
+		}
+	}
+	if (d.n > 0) {
 		diag_print(&d);
 		diag_free(&d);
 	} else if (!st->opts.quiet) {
-		warnx_gx("learned %zu syscalls; wrote %s", strv_len(used),
-		    st->opts.learn);
+		warnx_gx("learned %zu syscalls; wrote %s", strv_len(used), dst);
 	}
+	free(tmp);
 	strv_free(used);
 }
 
@@ -412,6 +487,9 @@ main(int argc, char **argv)
 	st.have_policy = true;
 	if (!st.opts.check) {
 		if (open_result(&st, &d) < 0)
+			refuse(&st, &d);
+		if (st.opts.learn != NULL && check_learn_out(st.opts.learn,
+		    &d) < 0)
 			refuse(&st, &d);
 		open_log(&st, &d);
 	}
