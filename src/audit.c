@@ -169,10 +169,12 @@ audit_build(const struct gx_record_in *in)
 		set(j, "name", str_lossy(in->pol->name, NULL));
 		set(j, "path", str_or_null(in->pol->path));
 		set(j, "sha256", json_string(in->pol->sha256));
+		set(j, "trusted", str_or_null(in->policy_trusted));
 	} else {
 		set(j, "name", json_null());
 		set(j, "path", str_or_null(in->policy_path));
 		set(j, "sha256", json_null());
+		set(j, "trusted", json_null());
 	}
 	set(rec, "policy", j);
 	if (in->policy_writable)
@@ -253,6 +255,7 @@ audit_build(const struct gx_record_in *in)
 	if (in->isolation_cgroup_why != NULL)
 		set(j, "cgroup_why", str_lossy(in->isolation_cgroup_why, NULL));
 	set(rec, "isolation", j);
+	set(rec, "notices", strv_json(in->notices));
 
 	if (o != NULL && o->n_forwarded > 0) {
 		j = xjson(json_array());

@@ -1,7 +1,7 @@
 #!/bin/bash
 # --check validates, prints the effective policy, runs nothing.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 19
+plan 20
 
 P=$(policy chk <<'EOF2'
 version = 1;
@@ -18,6 +18,8 @@ is "--check exits 0" "$?" 0
 like "prints the effective policy" "$(cat "$T/out")" '^name = "chk";$'
 like "prints the expanded allowlist" "$(cat "$T/out")" 'allow = \[ .*"execve"'
 unlike "deny wins: ptrace is not in the allowlist" "$(grep 'allow =' "$T/out" | grep -v env)" '"ptrace"'
+like "--check warns that allow and deny overlap" "$(cat "$T/err")" \
+	'^guardexec: warning: syscalls: "ptrace" in allow and "ptrace" in deny overlap \(ptrace\); deny wins$'
 
 export SECRET_TOKEN=abc LANG=C
 "$GUARDEXEC" -p "$P" --check -- touch "$T/ran" > "$T/out" 2> "$T/err"
