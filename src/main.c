@@ -794,6 +794,10 @@ main(int argc, char **argv)
 			return GX_EXIT_FAILURE;
 		}
 		printf("guardexec: wrote %s\n", written);
+		/* The write list holds ".": it needs trust before it runs. */
+		if (!st.opts.quiet)
+			warnx_gx("review it, then trust it: guardexec --trust %s",
+			    written);
 		free(written);
 		return 0;
 	}

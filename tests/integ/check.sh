@@ -1,7 +1,7 @@
 #!/bin/bash
 # --check validates, prints the effective policy, runs nothing.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 20
+plan 21
 
 P=$(policy chk <<'EOF2'
 version = 1;
@@ -47,6 +47,8 @@ mkdir -p "$T/fresh"
 "$GUARDEXEC" --init "$T/fresh" > "$T/out" 2> "$T/err"
 is "--init exits 0 and says what it wrote" "$?|$(cat "$T/out")" \
 	"0|guardexec: wrote $T/fresh/.guardexec/agent.cfg"
+is "... and says to trust it before it runs" "$(cat "$T/err")" \
+	"guardexec: review it, then trust it: guardexec --trust $T/fresh/.guardexec/agent.cfg"
 "$GUARDEXEC" -p "$T/fresh" --check > /dev/null 2>&1
 is "the starter policy passes --check" "$?" 0
 echo keep > "$T/fresh/.guardexec/agent.cfg"
