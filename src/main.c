@@ -628,31 +628,30 @@ format_size(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
-/* Why was @name refused?  Which list did it, or which group would
- * allow it. */
+/*
+ * Why was @dn refused?  The deny entry that did it, or the group that
+ * would allow it.  The "denied: NAME" prefix stays, for grep.
+ */
 static void
 explain_denial(struct state *st, const struct gx_denial *dn)
 {
 	const struct gx_policy *pol = &st->pol;
-	const char *g;
+	const char *g, *let = pol->default_action == GX_ACTION_LOG ?
+	    "; let through (default_action = \"log\")" : "";
 
-	if (strv_contains(pol->sys_deny, dn->name)) {
-		notice(st, "%s: denied by syscalls.deny (x%lu)", dn->name,
+	if (strv_contains(pol->sys_deny, dn->name))
+		notice(st, "denied: %s (x%lu) by syscalls.deny", dn->name,
 		    dn->count);
-	} else if ((g = filter_group_of(dn->name, pol->sys_deny)) != NULL) {
-		notice(st, "%s: denied by syscalls.deny (%s) (x%lu)", dn->name,
-		    g, dn->count);
-	} else if ((g = filter_group_of(dn->name, NULL)) != NULL) {
-		notice(st, "%s: %s: not in syscalls.allow (%s or \"%s\" "
-		    "would allow it) (x%lu)", dn->name,
-		    pol->default_action == GX_ACTION_LOG ? "logged" : "denied",
-		    g, dn->name, dn->count);
-	} else {
-		notice(st, "%s: %s: not in syscalls.allow (\"%s\" would "
-		    "allow it) (x%lu)", dn->name,
-		    pol->default_action == GX_ACTION_LOG ? "logged" : "denied",
-		    dn->name, dn->count);
-	}
+	else if ((g = filter_group_of(dn->name, pol->sys_deny)) != NULL)
+		notice(st, "denied: %s (x%lu) by syscalls.deny (%s)", dn->name,
+		    dn->count, g);
+	else if ((g = filter_group_of(dn->name, NULL)) != NULL)
+		notice(st, "denied: %s (x%lu): not in syscalls.allow (%s or "
+		    "\"%s\" would allow it)%s", dn->name, dn->count, g,
+		    dn->name, let);
+	else
+		notice(st, "denied: %s (x%lu): not in syscalls.allow (\"%s\" "
+		    "would allow it)%s", dn->name, dn->count, dn->name, let);
 }
 
 /*

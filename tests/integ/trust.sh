@@ -206,13 +206,13 @@ EOF2
 )
 run_gx -p "$DG" -- "$HELPERS/try-syscall" ptrace
 is "a syscall denied by a deny group names the group" "$out|$err" \
-	"ptrace: EPERM|guardexec: ptrace: denied by syscalls.deny (@debug) (x1)"
+	"ptrace: EPERM|guardexec: denied: ptrace (x1) by syscalls.deny (@debug)"
 "$GUARDEXEC" -p "$DG" --check > /dev/null 2> "$T/err"
 like "--check warns that allow and deny overlap" "$(cat "$T/err")" \
 	'^guardexec: warning: syscalls: "ptrace" in allow and "@debug" in deny overlap \(ptrace\); deny wins$'
 run_gx -p "$P" -- "$HELPERS/try-syscall" socket-inet
 like "a syscall outside the allowlist names the group that would allow it" \
-	"$err" '^guardexec: socket: denied: not in syscalls.allow \(@network or "socket" would allow it\) \(x[0-9]+\)$'
+	"$err" '^guardexec: denied: socket \(x[0-9]+\): not in syscalls.allow \(@network or "socket" would allow it\)$'
 FS=$(policy fsz <<EOF2
 version = 1;
 name = "fsz";
