@@ -5,7 +5,7 @@
 # --learn never write through a symlink.  Each case attacks it the way
 # a hostile command (that may write its working directory) would.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 49
+plan 50
 
 unset XDG_CONFIG_HOME XDG_STATE_HOME
 NAME="gx-trust-test-$$"
@@ -233,6 +233,20 @@ EOF2
 run_gx -p "$OK" -- yes
 like "an output kill says so" "$rc|$(grep -v '^\[' "$T/stderr")" \
 	'^1[0-9][0-9]\|guardexec: output limit \(100 bytes, output.max_bytes\) reached: killed$'
+MEM=$(policy mem <<'EOF2'
+version = 1;
+name = "mem";
+limits: { memory = "64M"; timeout = 30; };
+audit: { sync = false; };
+EOF2
+)
+run_gx -p "$MEM" -- "$HELPERS/memhog" 1024
+if printf '%s' "$rec" | grep -q '"limit_hit":"memory"'; then
+	is "a memory kill says which limit and its value" "$rc|$err" \
+		"137|guardexec: memory limit (64M) reached: killed"
+else
+	skip "no cgroup memory limit for this run (RLIMIT_AS: the allocation fails, nothing is killed)"
+fi
 
 # 4. The same as an unprivileged user, with the default store in HOME.
 if unpriv_setup; then
