@@ -566,6 +566,38 @@ check_learn_out(const char *out, struct gx_diag *d)
 }
 
 /*
+ * "-p OUT works at once" (CONTRACT, --learn): when OUT is a policy the
+ * command could change (inside a write path of this run, or foreign),
+ * trust the bytes guardexec itself wrote -- but only if the input policy
+ * is still the one that ran: a command that edited it during the run
+ * must not get its edits trusted.  -1 with a message in @d.
+ */
+static int
+trust_learned(struct state *st, const char *dst, struct gx_diag *d)
+{
+	char **writes, *real, now[65], why[PATH_MAX + 64];
+	bool need;
+	int rc = 0;
+
+	if (st->store == NULL)
+		return 0;
+	writes = real_write_paths(st);
+	real = trust_real_path(dst);
+	need = trust_inside(real, writes) != NULL ||
+	    trust_foreign(real, getuid(), why, sizeof(why));
+	if (need && (trust_file_sha256(st->pol.path, now) < 0 ||
+	    strcmp(now, st->pol.sha256) != 0))
+		notice(st, "warning: %s changed during the run, so %s is not "
+		    "trusted; review it with: guardexec --trust %s",
+		    st->pol.path, real, real);
+	else if (need)
+		rc = trust_record(st->store, real, dst, d);
+	free(real);
+	strv_free(writes);
+	return rc;
+}
+
+/*
  * --learn: the learned policy goes to a new file next to OUT (created
  * with O_EXCL by mkstemp, so it is ours), which then replaces OUT with
  * rename(2): OUT is never opened, so a symlink planted there is
@@ -598,6 +630,8 @@ write_learned(struct state *st, const struct gx_outcome *out)
 		else if (rename(tmp, dst) < 0) {
 			diag_add(&d, "--learn %s: %s", dst, strerror(errno));
 			unlink(tmp);
+		} else {
+			(void)trust_learned(st, dst, &d);
 		}
 	}
 	if (d.n > 0) {

@@ -286,15 +286,69 @@ show_diff(const char *old, const char *label, const char *bytes, size_t len,
 	return 0;
 }
 
+/*
+ * Record (@real, @hex) in @store, and the bytes in @copies/@hex.  One
+ * line, one write, O_APPEND: concurrent writers never mix.  Writes
+ * through no symlink.  0, or -1 with a message in @diag.
+ */
+static int
+store_pair(const char *store, const char *copies, const char *real,
+    const char *hex, const char *bytes, size_t len, struct gx_diag *diag)
+{
+	char *copy, *line;
+	int fd, rc = -1;
+
+	if (make_dirs(copies) < 0) {
+		diag_add(diag, "trust store %s: %s", copies, strerror(errno));
+		return -1;
+	}
+	/* The trusted bytes, by hash: written once, never through a link. */
+	copy = xasprintf("%s/%s", copies, hex);
+	fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd >= 0) {
+		int wrc = write_all(fd, bytes, len);
+
+		if (close(fd) < 0 || wrc < 0) {
+			diag_add(diag, "trust store %s: %s", copy,
+			    strerror(errno));
+			unlink(copy);
+			free(copy);
+			return -1;
+		}
+	} else if (errno != EEXIST) {
+		diag_add(diag, "trust store %s: %s", copy, strerror(errno));
+		free(copy);
+		return -1;
+	}
+	free(copy);
+	fd = open(store, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+	    O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0) {
+		diag_add(diag, "trust store %s: %s", store, errno == ELOOP ?
+		    "is a symbolic link; refusing to write through it" :
+		    strerror(errno));
+		return -1;
+	}
+	line = xasprintf("%s %s\n", hex, real);
+	if ((write_all(fd, line, strlen(line)) < 0 || fsync(fd) < 0) +
+	    (close(fd) < 0) != 0)
+		diag_add(diag, "trust store %s: %s", store, strerror(errno));
+	else
+		rc = 0;
+	free(line);
+	return rc;
+}
+
 int
 trust_add(const char *store, const char *real, const char *sha256,
     FILE *out, struct gx_diag *diag)
 {
 	unsigned char digest[SHA256_DIGEST_LENGTH];
-	char hex[65], *bytes, *dir, *copies, *copy, *last = NULL, *line;
+	char hex[65], *bytes, *dir, *copies, *last = NULL;
 	SHA2_CTX ctx;
 	size_t len;
-	int fd, rc = -1;
+	int rc = -1;
 
 	if (strchr(real, '\n') != NULL) {
 		diag_add(diag, "--trust: a path with a newline cannot be "
@@ -347,51 +401,65 @@ trust_add(const char *store, const char *real, const char *sha256,
 		goto out_dir;
 	}
 
-	if (make_dirs(copies) < 0) {
-		diag_add(diag, "trust store %s: %s", copies, strerror(errno));
-		goto out_dir;
-	}
-	/* The trusted bytes, by hash: written once, never through a link. */
-	copy = xasprintf("%s/%s", copies, hex);
-	fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
-	if (fd >= 0) {
-		int wrc = write_all(fd, bytes, len);
-
-		if (close(fd) < 0 || wrc < 0) {
-			diag_add(diag, "trust store %s: %s", copy,
-			    strerror(errno));
-			unlink(copy);
-			free(copy);
-			goto out_dir;
-		}
-	} else if (errno != EEXIST) {
-		diag_add(diag, "trust store %s: %s", copy, strerror(errno));
-		free(copy);
-		goto out_dir;
-	}
-	free(copy);
-	/* One line, one write, O_APPEND: concurrent --trust never mix. */
-	fd = open(store, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
-	    O_CLOEXEC | O_NOCTTY, 0600);
-	if (fd < 0) {
-		diag_add(diag, "trust store %s: %s", store, errno == ELOOP ?
-		    "is a symbolic link; refusing to write through it" :
-		    strerror(errno));
-		goto out_dir;
-	}
-	line = xasprintf("%s %s\n", hex, real);
-	if ((write_all(fd, line, strlen(line)) < 0 || fsync(fd) < 0) +
-	    (close(fd) < 0) != 0)
-		diag_add(diag, "trust store %s: %s", store, strerror(errno));
-	else
-		rc = 0;
-	free(line);
+	rc = store_pair(store, copies, real, hex, bytes, len, diag);
 out_dir:
 	free(copies);
 	free(dir);
 out:
 	free(last);
+	free(bytes);
+	return rc;
+}
+
+/* The hex sha256 of @path's bytes into @hex (65 bytes); -1 with errno. */
+int
+trust_file_sha256(const char *path, char *hex)
+{
+	unsigned char digest[SHA256_DIGEST_LENGTH];
+	SHA2_CTX ctx;
+	size_t len;
+	char *bytes = read_all(path, true, &len);
+
+	if (bytes == NULL)
+		return -1;
+	SHA256Init(&ctx);
+	SHA256Update(&ctx, (const uint8_t *)bytes, len);
+	SHA256Final(digest, &ctx);
+	hex_encode(digest, sizeof(digest), hex);
+	free(bytes);
+	return 0;
+}
+
+int
+trust_record(const char *store, const char *real, const char *path,
+    struct gx_diag *diag)
+{
+	char hex[65], *bytes, *dir, *copies;
+	SHA2_CTX ctx;
+	unsigned char digest[SHA256_DIGEST_LENGTH];
+	size_t len;
+	int rc;
+
+	if (strchr(real, '\n') != NULL) {
+		diag_add(diag, "%s: a path with a newline cannot be trusted",
+		    real);
+		return -1;
+	}
+	bytes = read_all(path, true, &len);
+	if (bytes == NULL) {
+		diag_add(diag, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	SHA256Init(&ctx);
+	SHA256Update(&ctx, (const uint8_t *)bytes, len);
+	SHA256Final(digest, &ctx);
+	hex_encode(digest, sizeof(digest), hex);
+	dir = xstrdup(store);
+	*strrchr(dir, '/') = '\0';
+	copies = xasprintf("%s/trusted.d", dir);
+	rc = store_pair(store, copies, real, hex, bytes, len, diag);
+	free(copies);
+	free(dir);
 	free(bytes);
 	return rc;
 }

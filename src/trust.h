@@ -67,4 +67,16 @@ int trust_lookup(const char *store, const char *real, const char *sha256,
 int trust_add(const char *store, const char *real, const char *sha256,
     FILE *out, struct gx_diag *diag);
 
+/*
+ * Trust the bytes of @path (a file guardexec wrote itself, such as the
+ * --learn output before it is renamed into place) as the policy @real,
+ * without showing them.  Returns 0, or -1 with a message in @diag.
+ */
+int trust_record(const char *store, const char *real, const char *path,
+    struct gx_diag *diag);
+
+/* The hex sha256 of the bytes of @path (not through a symlink) into @hex
+ * (65 bytes).  Returns 0, or -1 with errno. */
+int trust_file_sha256(const char *path, char *hex);
+
 #endif

@@ -5,7 +5,7 @@
 # --learn never write through a symlink.  Each case attacks it the way
 # a hostile command (that may write its working directory) would.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 50
+plan 52
 
 unset XDG_CONFIG_HOME XDG_STATE_HOME
 NAME="gx-trust-test-$$"
@@ -126,6 +126,36 @@ else
 fi
 run_gx -p "$R" -C "$R" -- true
 like "once trusted again it runs, by hash" "$rc|$rec" '^0\|.*"trusted":"hash"'
+
+# --learn OUT inside a write path: -p OUT works at once (guardexec trusts
+# what it wrote itself), unless the command edited its policy meanwhile.
+L="$T/lrepo"
+mkdir -p "$L/.guardexec"
+cat > "$L/.guardexec/agent.cfg" <<'EOF2'
+version = 1;
+name = "lrepo";
+filesystem: { read = [ "/" ]; write = [ ".", "/dev/null" ]; };
+syscalls: { allow = [ "@default" ]; };
+audit: { sync = false; };
+EOF2
+"$GUARDEXEC" --trust "$L/.guardexec/agent.cfg" > /dev/null 2>&1
+run_gx -p "$L" -C "$L" --learn "$L/.guardexec/learned.cfg" -- sh -c 'ls > /dev/null'
+run_gx -p "$L/.guardexec/learned.cfg" -C "$L" -- sh -c 'ls > /dev/null'
+if [ -z "$LL" ]; then
+	like "-p OUT of --learn runs at once, trusted by hash" "$rc|$rec" \
+		'^0\|.*"trusted":"hash"'
+else
+	skip "$LL"
+fi
+run_gx -p "$L" -C "$L" --learn "$L/.guardexec/learned2.cfg" -- \
+	sh -c 'echo "# edited" >> .guardexec/agent.cfg'
+run_gx -p "$L/.guardexec/learned2.cfg" -C "$L" -- touch "$L/ran-l2"
+if [ -z "$LL" ]; then
+	is "a policy learned while the command edited its policy is not trusted (125)" \
+		"$rc|$(test -e "$L/ran-l2" && echo ran)" "125|"
+else
+	skip "$LL"
+fi
 
 # Through a symlinked directory: the real path decides.
 ln -s "$R" "$T/link"
