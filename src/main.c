@@ -521,8 +521,10 @@ static void
 print_check(struct state *st, int lookup_rc)
 {
 	policy_print(&st->pol, stdout, NULL);
+	printf("\n# trusted: %s\n", st->trusted != NULL ? st->trusted :
+	    "no (a run is refused until: guardexec --trust FILE)");
 	if (st->opts.argv != NULL) {
-		printf("\n# command: %s\n", st->opts.argv[0]);
+		printf("# command: %s\n", st->opts.argv[0]);
 		if (lookup_rc == 0)
 			printf("# resolved: %s\n", st->exec_path);
 		else if (lookup_rc == -EACCES)

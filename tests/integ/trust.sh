@@ -5,7 +5,7 @@
 # --learn never write through a symlink.  Each case attacks it the way
 # a hostile command (that may write its working directory) would.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 52
+plan 53
 
 unset XDG_CONFIG_HOME XDG_STATE_HOME
 NAME="gx-trust-test-$$"
@@ -94,6 +94,9 @@ is "... one message naming the file and the way to review it" "$err" \
 	"guardexec: $RP: not trusted: the command may change it (it lies inside filesystem.write \"$R\"); review it with: guardexec --trust $RP"
 like "... and the record of the refusal says trusted: null" "$rec" \
 	'"status":"refused".*|"trusted":null'
+"$GUARDEXEC" -p "$R" -C "$R" --check > "$T/check.out" 2> "$T/check.err"
+like "--check of an untrusted policy: exit 0, says it is not trusted" \
+	"$?|$(grep '^# trusted' "$T/check.out")" '^0\|# trusted: no \(a run is refused until: guardexec --trust FILE\)$'
 "$GUARDEXEC" --trust "$RP" > "$T/trust.out" 2> "$T/trust.err"
 is "--trust FILE exits 0 and runs nothing" "$?" 0
 like "--trust shows the policy" "$(cat "$T/trust.out")" '^name = "repo";$'
