@@ -5,7 +5,7 @@
 # --learn never write through a symlink.  Each case attacks it the way
 # a hostile command (that may write its working directory) would.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 53
+plan 54
 
 unset XDG_CONFIG_HOME XDG_STATE_HOME
 NAME="gx-trust-test-$$"
@@ -279,6 +279,20 @@ if printf '%s' "$rec" | grep -q '"limit_hit":"memory"'; then
 		"137|guardexec: memory limit (64M) reached: killed"
 else
 	skip "no cgroup memory limit for this run (RLIMIT_AS: the allocation fails, nothing is killed)"
+fi
+PR=$(policy procs <<'EOF2'
+version = 1;
+name = "procs";
+limits: { processes = 20; timeout = 30; kill_grace = 1; };
+audit: { sync = false; };
+EOF2
+)
+run_gx -p "$PR" -- "$HELPERS/forkbomb" 200 "gxtrust-fb-$$"
+if printf '%s' "$rec" | grep -q '"limit_hit":"processes"'; then
+	like "a processes limit says which and its value" "$err" \
+		'^guardexec: processes limit \(20\) reached'
+else
+	skip "no cgroup pids limit for this run (limit_hit: $(field limit_hit))"
 fi
 
 # 4. The same as an unprivileged user, with the default store in HOME.
