@@ -9,9 +9,12 @@
 const char cli_usage[] =
     "usage: guardexec -p POLICY [OPTIONS] [--] COMMAND [ARG...]\n"
     "       guardexec -p POLICY --check [[--] COMMAND [ARG...]]\n"
+    "       guardexec --trust FILE\n"
     "       guardexec --help | --version\n"
     "\n"
-    "  -p, --policy FILE   the policy file (required)\n"
+    "  -p, --policy FILE   the policy: a path, a directory (its .guardexec/"
+    "agent.cfg)\n"
+    "                      or an installed policy's NAME (required)\n"
     "  -l, --log FILE      local audit log; overrides audit.log\n"
     "  -r, --result FILE   also write this run's audit record to FILE\n"
     "  -C, --cwd DIR       run the command in DIR\n"
@@ -20,6 +23,9 @@ const char cli_usage[] =
     "run nothing\n"
     "      --learn OUT     run allowing every syscall, write a policy "
     "to OUT\n"
+    "      --trust FILE    show FILE (and what changed since it was last "
+    "trusted),\n"
+    "                      then trust its exact bytes; run nothing\n"
     "      --init [DIR]    write a commented starter DIR/.guardexec/"
     "agent.cfg\n"
     "  -h, --help          this text\n"
@@ -29,7 +35,7 @@ const char cli_usage[] =
     "timeout;\n125 guardexec failed (nothing run); 126 not executable; "
     "127 not found.\n";
 
-enum { OPT_CHECK = 256, OPT_LEARN, OPT_INIT };
+enum { OPT_CHECK = 256, OPT_LEARN, OPT_INIT, OPT_TRUST };
 
 int
 cli_parse(int argc, char **argv, struct gx_opts *o, struct gx_diag *diag)
@@ -43,6 +49,7 @@ cli_parse(int argc, char **argv, struct gx_opts *o, struct gx_diag *diag)
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "learn", required_argument, NULL, OPT_LEARN },
 		{ "init", no_argument, NULL, OPT_INIT },
+		{ "trust", required_argument, NULL, OPT_TRUST },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -65,6 +72,7 @@ cli_parse(int argc, char **argv, struct gx_opts *o, struct gx_diag *diag)
 		case OPT_CHECK: o->check = true; break;
 		case OPT_LEARN: o->learn = optarg; break;
 		case OPT_INIT: o->init = true; break;
+		case OPT_TRUST: o->trust = optarg; break;
 		case ':':
 			diag_add(diag, "option %s needs an argument",
 			    argv[optind - 1]);
@@ -87,6 +95,19 @@ cli_parse(int argc, char **argv, struct gx_opts *o, struct gx_diag *diag)
 			return -1;
 		}
 		o->init_dir = optind < argc ? argv[optind] : NULL;
+		return 0;
+	}
+	if (o->trust != NULL) {
+		if (optind < argc || o->check || o->learn != NULL ||
+		    o->policy != NULL) {
+			diag_add(diag, "--trust FILE takes no -p, --check, "
+			    "--learn or command");
+			return -1;
+		}
+		if (o->trust[0] == '\0') {
+			diag_add(diag, "--trust: empty path");
+			return -1;
+		}
 		return 0;
 	}
 	if (optind < argc)

@@ -13,6 +13,7 @@ struct gx_opts {
 	const char *result;     /* -r */
 	const char *cwd;        /* -C */
 	const char *learn;      /* --learn OUT */
+	const char *trust;      /* --trust FILE */
 	bool quiet;             /* -q */
 	bool check;             /* --check */
 	bool init;              /* --init [DIR] */

@@ -175,6 +175,21 @@ filter_group(const char *name)
 	return NULL;
 }
 
+const char *
+filter_group_of(const char *syscall, char *const *among)
+{
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		bool listed = among == NULL;
+
+		for (size_t j = 0; !listed && among[j] != NULL; j++)
+			listed = strcmp(among[j], groups[i].name) == 0;
+		for (size_t j = 0; listed && groups[i].members[j]; j++)
+			if (strcmp(groups[i].members[j], syscall) == 0)
+				return groups[i].name;
+	}
+	return NULL;
+}
+
 const char *const *
 filter_group_names(void)
 {

@@ -46,6 +46,13 @@ struct gx_filter {
 const char *const *filter_group(const char *name);
 /* All group names, NULL-terminated. */
 const char *const *filter_group_names(void);
+
+/*
+ * The first group, in the table's order, that holds @syscall; only the
+ * groups named in @among (NULL-terminated, e.g. syscalls.deny as
+ * written) unless @among is NULL.  A static string, or NULL.
+ */
+const char *filter_group_of(const char *syscall, char *const *among);
 /* Syscalls refused with ENOSYS (rather than the default action). */
 const char *const *filter_enosys_names(void);
 

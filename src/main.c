@@ -8,11 +8,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <paths.h>
+#include <stdarg.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -26,6 +31,7 @@
 #include "sandbox.h"
 #include "supervise.h"
 #include "sys.h"
+#include "trust.h"
 #include "util.h"
 
 extern char **environ;
@@ -47,7 +53,69 @@ struct state {
 	bool have_log;
 	int result_fd;
 	bool policy_writable;
+	char *store;                /* the caller's trust store, or NULL */
+	const char *trusted;        /* "owner", "hash", or NULL: untrusted */
+	char **notices;             /* our own warnings, for the record */
 };
+
+/*
+ * One of guardexec's own warnings about this run: it goes into the
+ * record's "notices" and, unless -q, to stderr.  Hard errors do not come
+ * here: they always reach stderr.
+ */
+static void __attribute__((format(printf, 2, 3)))
+notice(struct state *st, const char *fmt, ...)
+{
+	va_list ap;
+	char *m;
+
+	va_start(ap, fmt);
+	if (vasprintf(&m, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	st->notices = strv_append(st->notices, m);
+	if (!st->opts.quiet)
+		warnx_gx("%s", m);
+	free(m);
+}
+
+/*
+ * Can syslog(3) take a record?  glibc's syslog() sends to _PATH_LOG and
+ * reports nothing, so try to connect there the way it does.
+ */
+static bool
+syslog_reachable(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
+
+	strlcpy(sa.sun_path, _PATH_LOG, sizeof(sa.sun_path));
+	for (size_t i = 0; i < 2; i++) {
+		int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0);
+		int rc;
+
+		if (fd < 0)
+			continue;
+		rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+		close(fd);
+		if (rc == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Under on_log_failure = "warn", with no local log: does anything take
+ * the record?  Say so when nothing does. */
+static void
+warn_unrecorded(struct state *st)
+{
+	bool sys = !st->have_policy || st->pol.audit_syslog;
+
+	if (!sys || !syslog_reachable())
+		notice(st, "warning: nothing records this run: the local audit "
+		    "log is unusable and syslog %s", sys ? "cannot be reached "
+		    "(" _PATH_LOG ")" : "is off (audit.syslog = false)");
+}
 
 static void
 report_to_syslog(const char *msg)
@@ -81,6 +149,8 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 		    st->cg.why,
 		.isolation_user = st->sb.user_desc,
 		.policy_writable = st->policy_writable,
+		.policy_trusted = st->trusted,
+		.notices = st->notices,
 		.learn = st->opts.learn != NULL,
 	};
 	struct gx_diag d = { 0 };
@@ -97,6 +167,12 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 			report_to_syslog(d.msgs[0]);
 			diag_free(&d);
 			ok = false;
+			if ((st->have_policy && !st->pol.audit_syslog) ||
+			    !syslog_reachable())
+				warnx_gx("warning: nothing recorded this run: "
+				    "the local audit log failed and syslog %s",
+				    st->have_policy && !st->pol.audit_syslog ?
+				    "is off" : "cannot be reached");
 		}
 	}
 	if (line == NULL)
@@ -164,6 +240,43 @@ require_isolation(struct state *st, struct gx_diag *d)
 		refuse(st, d);
 }
 
+/*
+ * Open @path for writing from its start, never through a symlink (a
+ * command that may write its directory could plant one pointing at
+ * ~/.bashrc) and never into anything but a regular file: O_NOFOLLOW,
+ * O_NONBLOCK so a planted FIFO cannot hang us, fstat before truncating.
+ * Returns the fd, or -1 with a message in @d.
+ */
+static int
+open_no_follow(const char *path, struct gx_diag *d, const char *what)
+{
+	struct stat sb;
+	int fd, errsv;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY |
+	    O_NOFOLLOW | O_NONBLOCK, 0600);
+	if (fd < 0) {
+		errsv = errno;
+		diag_add(d, "%s %s: %s", what, path, errsv == ELOOP ?
+		    "is a symbolic link; refusing to write through it" :
+		    strerror(errsv));
+		return -1;
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		diag_add(d, "%s %s: not a regular file; refusing to write to it",
+		    what, path);
+		close(fd);
+		return -1;
+	}
+	if (ftruncate(fd, 0) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
+		errsv = errno;
+		diag_add(d, "%s %s: %s", what, path, strerror(errsv));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* Open --result; -1 with a message in @d on failure. */
 static int
 open_result(struct state *st, struct gx_diag *d)
@@ -188,50 +301,54 @@ open_result(struct state *st, struct gx_diag *d)
 		}
 		return 0;
 	}
-	st->result_fd = open(st->opts.result, O_WRONLY | O_CREAT | O_TRUNC |
-	    O_CLOEXEC | O_NOCTTY, 0600);
-	if (st->result_fd < 0) {
-		diag_add(d, "--result %s: %s", st->opts.result, strerror(errno));
-		return -1;
-	}
-	return 0;
+	st->result_fd = open_no_follow(r, d, "--result");
+	return st->result_fd < 0 ? -1 : 0;
 }
 
 static void
 open_log(struct state *st, struct gx_diag *d)
 {
 	const char *path = st->opts.log;
-	bool explicit = true;
 	char *def = NULL, *abs = NULL, cwd[4096];
 
 	if (path == NULL && st->have_policy)
 		path = st->pol.audit_log;
 	if (path == NULL) {
-		explicit = false;
 		path = def = sys_default_log();
 		if (path == NULL) {
-			warnx_gx("warning: no audit log (no -l, no audit.log, "
-			    "no HOME); the record goes to syslog only");
+			diag_add(d, "no audit log: no -l, no audit.log and no "
+			    "HOME for the default one");
+			if (st->have_policy &&
+			    st->pol.on_log_failure == GX_LOGFAIL_REFUSE) {
+				report_to_syslog(d->msgs[0]);
+				refuse(st, d);
+			}
+			notice(st, "warning: %s; the record goes to syslog only",
+			    d->msgs[0]);
+			diag_free(d);
+			warn_unrecorded(st);
 			return;
 		}
 	} else if (path[0] != '/' && getcwd(cwd, sizeof(cwd)) != NULL) {
 		path = abs = path_resolve(cwd, path);
 	}
-	if (audit_log_open(&st->log, path, !explicit, d) == 0) {
+	if (audit_log_open(&st->log, path, def != NULL, d) == 0) {
 		st->have_log = true;
 	} else if (!st->have_policy ||
-	    (explicit && st->pol.on_log_failure == GX_LOGFAIL_REFUSE)) {
+	    st->pol.on_log_failure == GX_LOGFAIL_REFUSE) {
+		/* The default log too: an unwritable HOME is no silent run. */
 		report_to_syslog(d->msgs[0]);
 		free(def);
 		free(abs);
 		refuse(st, d);
 	} else {
-		diag_print(d);
-		warnx_gx("warning: running without the local audit log "
+		notice(st, "warning: %s", d->msgs[0]);
+		notice(st, "warning: running without the local audit log "
 		    "(on_log_failure = \"warn\")");
 		report_to_syslog(d->msgs[0]);
 		diag_free(d);
 		audit_log_close(&st->log);
+		warn_unrecorded(st);
 	}
 	free(def);
 	free(abs);
@@ -259,32 +376,155 @@ resolve_cwd(struct state *st, struct gx_diag *d)
 	}
 }
 
-/* Can the command change its own policy for the next run? */
-static bool
-policy_is_writable(const struct state *st)
+/* The run's write paths, "." made the working directory, with every
+ * symlink resolved (NULL-terminated, malloc'd). */
+static char **
+real_write_paths(const struct state *st)
 {
 	const struct gx_policy *pol = &st->pol;
+	char **v = NULL;
 
 	for (size_t i = 0; pol->fs_write != NULL && pol->fs_write[i]; i++) {
 		const char *w = strcmp(pol->fs_write[i], ".") == 0 ? st->cwd :
 		    pol->fs_write[i];
-		size_t n = strlen(w);
 
-		if (strcmp(w, "/") == 0 || (strncmp(pol->path, w, n) == 0 &&
-		    pol->path[n] == '/'))
-			return true;
+		char *r = trust_real_path(w);
+
+		v = strv_append(v, r);
+		free(r);
 	}
+	return v;
+}
+
+/* Can the command change its own policy for the next run? */
+static bool
+policy_is_writable(const struct state *st, const char *real,
+    char *const *writes)
+{
+	const struct gx_policy *pol = &st->pol;
+
+	if (trust_inside(real, writes) != NULL)
+		return true;
 	if (!pol->has_filesystem && pol->user == NULL)
-		return access(pol->path, W_OK) == 0;
+		return access(real, W_OK) == 0;
 	return false;
+}
+
+/*
+ * Guarantee 12: a policy the command could change (inside a write path
+ * of the run, or not owned by root or the caller) runs only if the
+ * caller trusted its exact bytes with --trust.  The trust store itself
+ * must lie outside every write path, or the command could trust a
+ * policy of its own.  Sets st->trusted; -1 with a message in @d.
+ */
+static int
+decide_trust(struct state *st, struct gx_diag *d)
+{
+	char **writes = real_write_paths(st), *real, *sreal, why[PATH_MAX + 64];
+	const char *in, *reason = why;
+	bool known = false;
+	int rc = -1;
+
+	real = trust_real_path(st->pol.path);
+	st->policy_writable = policy_is_writable(st, real, writes);
+	if (st->store != NULL) {
+		sreal = trust_real_path(st->store);
+		in = trust_inside(sreal, writes);
+		free(sreal);
+		if (in != NULL) {
+			diag_add(d, "trust store %s lies inside filesystem.write "
+			    "\"%s\" of this run, so the command could trust a "
+			    "policy of its own; narrow the write list or set "
+			    "GUARDEXEC_TRUST_STORE", st->store, in);
+			goto out;
+		}
+	}
+	in = trust_inside(real, writes);
+	if (in != NULL)
+		snprintf(why, sizeof(why), "it lies inside filesystem.write "
+		    "\"%s\"", in);
+	else if (!trust_foreign(real, getuid(), why, sizeof(why)))
+		reason = NULL;
+	if (st->store == NULL && reason != NULL) {
+		diag_add(d, "%s: not trusted: the command may change it (%s), "
+		    "and there is no trust store (no HOME)", real, reason);
+		goto out;
+	}
+	/*
+	 * A path once trusted by hash stays bound to its bytes: a command
+	 * that rewrites its policy to one without the write path that made
+	 * it need trust (or without any filesystem group) is still caught.
+	 */
+	rc = st->store == NULL ? 0 :
+	    trust_lookup(st->store, real, st->pol.sha256, &known, d);
+	if (rc == 1) {
+		st->trusted = "hash";
+		rc = 0;
+		goto out;
+	}
+	if (rc == 0 && reason == NULL && !known) {
+		st->trusted = "owner";
+		goto out;
+	}
+	if (rc == 0 && reason == NULL)
+		diag_add(d, "%s: changed since it was trusted; review it with: "
+		    "guardexec --trust %s", real, real);
+	else if (rc == 0)
+		diag_add(d, "%s: %s: the command may change it (%s); review it "
+		    "with: guardexec --trust %s", real, known ?
+		    "changed since it was trusted" : "not trusted", reason,
+		    real);
+	rc = -1;
+out:
+	free(real);
+	strv_free(writes);
+	return rc;
+}
+
+/* --trust FILE: show it, what changed, and trust its bytes. */
+static int
+trust_file(struct state *st)
+{
+	struct gx_diag d = { 0 };
+	struct gx_policy pol;
+	char *real;
+
+	real = realpath(st->opts.trust, NULL);
+	if (real == NULL) {
+		warnx_gx("--trust %s: %s", st->opts.trust, strerror(errno));
+		return GX_EXIT_FAILURE;
+	}
+	if (policy_load(real, geteuid() == 0, &pol, &d) < 0) {
+		diag_print(&d);
+		diag_free(&d);
+		warnx_gx("%s: not trusted (fix the errors above first)", real);
+		free(real);
+		return GX_EXIT_FAILURE;
+	}
+	if (st->store == NULL)
+		diag_add(&d, "--trust: no trust store (no HOME)");
+	else if (trust_add(st->store, real, pol.sha256, stdout, &d) == 0 &&
+	    !st->opts.quiet)
+		warnx_gx("trusted %s (sha256 %s) in %s", real, pol.sha256,
+		    st->store);
+	policy_free(&pol);
+	free(real);
+	if (d.n > 0) {
+		diag_print(&d);
+		diag_free(&d);
+		return GX_EXIT_FAILURE;
+	}
+	return 0;
 }
 
 static void
 print_check(struct state *st, int lookup_rc)
 {
 	policy_print(&st->pol, stdout, NULL);
+	printf("\n# trusted: %s\n", st->trusted != NULL ? st->trusted :
+	    "no (a run is refused until: guardexec --trust FILE)");
 	if (st->opts.argv != NULL) {
-		printf("\n# command: %s\n", st->opts.argv[0]);
+		printf("# command: %s\n", st->opts.argv[0]);
 		if (lookup_rc == 0)
 			printf("# resolved: %s\n", st->exec_path);
 		else if (lookup_rc == -EACCES)
@@ -309,30 +549,230 @@ print_check(struct state *st, int lookup_rc)
 		die_errno("writing to stdout");
 }
 
-/* --learn: the input policy with what the run used added. */
+/*
+ * --learn OUT must not be a symlink or anything but a regular file: say
+ * so before the run rather than after it.  Returns -1 with a message.
+ */
+static int
+check_learn_out(const char *out, struct gx_diag *d)
+{
+	struct stat sb;
+
+	if (lstat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		diag_add(d, "--learn %s: %s; refusing to write through it", out,
+		    S_ISLNK(sb.st_mode) ? "is a symbolic link" :
+		    "not a regular file");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * "-p OUT works at once" (CONTRACT, --learn): when OUT is a policy the
+ * command could change (inside a write path of this run, or foreign),
+ * trust the bytes guardexec itself wrote -- but only if the input policy
+ * is still the one that ran: a command that edited it during the run
+ * must not get its edits trusted.  -1 with a message in @d.
+ */
+static int
+trust_learned(struct state *st, const char *dst, struct gx_diag *d)
+{
+	char **writes, *real, now[65], why[PATH_MAX + 64];
+	bool need;
+	int rc = 0;
+
+	if (st->store == NULL)
+		return 0;
+	writes = real_write_paths(st);
+	real = trust_real_path(dst);
+	need = trust_inside(real, writes) != NULL ||
+	    trust_foreign(real, getuid(), why, sizeof(why));
+	if (need && (trust_file_sha256(st->pol.path, now) < 0 ||
+	    strcmp(now, st->pol.sha256) != 0))
+		notice(st, "warning: %s changed during the run, so %s is not "
+		    "trusted; review it with: guardexec --trust %s",
+		    st->pol.path, real, real);
+	else if (need)
+		rc = trust_record(st->store, real, dst, d);
+	free(real);
+	strv_free(writes);
+	return rc;
+}
+
+/*
+ * --learn: the learned policy goes to a new file next to OUT (created
+ * with O_EXCL by mkstemp, so it is ours), which then replaces OUT with
+ * rename(2): OUT is never opened, so a symlink planted there is
+ * replaced, never written through.  The text itself comes from
+ * policy_write_learned.
+ */
 static void
 write_learned(struct state *st, const struct gx_outcome *out)
 {
+	const char *dst = st->opts.learn;
 	struct gx_diag d = { 0 };
-	char **used = NULL;
+	char **used = NULL, *tmp, *slash;
+	int fd;
 
 	for (size_t i = 0; i < out->n_denied; i++)
 		if (filter_resolve(out->denied[i].name) >= 0)
 			used = strv_append(used, out->denied[i].name);
-	if (policy_write_learned(&st->pol, used, st->opts.learn, &d) < 0) {
+	slash = strrchr(dst, '/');
+	tmp = slash == NULL ? xasprintf(".%s.XXXXXX", dst) :
+	    xasprintf("%.*s/.%s.XXXXXX", (int)(slash - dst), dst, slash + 1);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		diag_add(&d, "--learn %s: %s", dst, strerror(errno));
+	} else {
+		(void)fchmod(fd, 0644);
+		close(fd);
+		if (check_learn_out(dst, &d) < 0 ||
+		    policy_write_learned(&st->pol, used, tmp, &d) < 0)
+			unlink(tmp);
+		else if (rename(tmp, dst) < 0) {
+			diag_add(&d, "--learn %s: %s", dst, strerror(errno));
+			unlink(tmp);
+		} else {
+			(void)trust_learned(st, dst, &d);
+		}
+	}
+	if (d.n > 0) {
 		diag_print(&d);
 		diag_free(&d);
 	} else if (!st->opts.quiet) {
-		warnx_gx("learned %zu syscalls; wrote %s", strv_len(used),
-		    st->opts.learn);
+		warnx_gx("learned %zu syscalls; wrote %s", strv_len(used), dst);
 	}
+	free(tmp);
 	strv_free(used);
+}
+
+/* @v bytes the way a policy writes a size: "2G", "512M", "64K", "100". */
+static void
+format_size(uint64_t v, char *buf, size_t len)
+{
+	static const char units[] = "GMK";
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t u = 1ULL << (10 * (3 - i));
+
+		if (v >= u && v % u == 0) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)(v / u),
+			    units[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+/*
+ * Why was @dn refused?  The deny entry that did it, or the group that
+ * would allow it.  The "denied: NAME" prefix stays, for grep.
+ */
+static void
+explain_denial(struct state *st, const struct gx_denial *dn)
+{
+	const struct gx_policy *pol = &st->pol;
+	const char *g, *let = pol->default_action == GX_ACTION_LOG ?
+	    "; let through (default_action = \"log\")" : "";
+
+	if (strv_contains(pol->sys_deny, dn->name))
+		notice(st, "denied: %s (x%lu) by syscalls.deny", dn->name,
+		    dn->count);
+	else if ((g = filter_group_of(dn->name, pol->sys_deny)) != NULL)
+		notice(st, "denied: %s (x%lu) by syscalls.deny (%s)", dn->name,
+		    dn->count, g);
+	else if ((g = filter_group_of(dn->name, NULL)) != NULL)
+		notice(st, "denied: %s (x%lu): not in syscalls.allow (%s or "
+		    "\"%s\" would allow it)%s", dn->name, dn->count, g,
+		    dn->name, let);
+	else
+		notice(st, "denied: %s (x%lu): not in syscalls.allow (\"%s\" "
+		    "would allow it)%s", dn->name, dn->count, dn->name, let);
+}
+
+/*
+ * Every refusal explains itself (issue 15): the timeout, the limit that
+ * ended the run, the output cap, each denied syscall.  On stderr unless
+ * -q, and in the record's notices.
+ */
+static void
+explain_outcome(struct state *st, const struct gx_outcome *o, bool learn)
+{
+	const struct gx_limits *l = &st->pol.limits;
+	const char *hit = o->limit_hit, *end;
+	char v[64];
+
+	end = o->status == GX_STATUS_SIGNALED ? ": killed" : "";
+	if (o->timed_out) {
+		notice(st, "timed out after %g s (limits.timeout)", l->timeout);
+	} else if (hit != NULL && strcmp(hit, "memory") == 0) {
+		format_size(l->memory.value, v, sizeof(v));
+		notice(st, "memory limit (%s) reached%s", v, end);
+	} else if (hit != NULL && strcmp(hit, "processes") == 0) {
+		notice(st, "processes limit (%llu) reached%s",
+		    (unsigned long long)l->processes.value, end);
+	} else if (hit != NULL && strcmp(hit, "cpu") == 0) {
+		notice(st, "cpu limit (%llu s) reached%s",
+		    (unsigned long long)l->cpu.value, end);
+	} else if (hit != NULL && strcmp(hit, "file_size") == 0) {
+		format_size(l->file_size.value, v, sizeof(v));
+		notice(st, "file_size limit (%s) reached%s", v, end);
+	} else if (hit != NULL && strcmp(hit, "output") == 0) {
+		if (st->pol.on_overflow == GX_OVERFLOW_KILL)
+			notice(st, "output limit (%llu bytes, output.max_bytes) "
+			    "reached: killed",
+			    (unsigned long long)st->pol.max_bytes);
+		else    /* the marker line already said so on stderr */
+			st->notices = strv_append(st->notices, "output "
+			    "truncated (output.max_bytes)");
+	}
+	for (size_t i = 0; !learn && i < o->n_denied; i++)
+		explain_denial(st, &o->denied[i]);
+}
+
+/* --check: say where syscalls.allow and syscalls.deny overlap (deny
+ * wins, so the allow entry does nothing for those). */
+static void
+check_overlap(struct state *st)
+{
+	char *const *allow = st->pol.sys_allow_src, *const *deny =
+	    st->pol.sys_deny;
+
+	for (size_t i = 0; allow != NULL && allow[i] != NULL; i++) {
+		const char *const *am = filter_group(allow[i]);
+		const char *one[2] = { allow[i], NULL };
+
+		if (am == NULL)
+			am = one;
+		for (size_t j = 0; deny != NULL && deny[j] != NULL; j++) {
+			const char *const *dm = filter_group(deny[j]);
+			const char *both = NULL;
+			size_t n = 0;
+
+			for (size_t a = 0; am[a] != NULL; a++) {
+				bool in = dm == NULL ?
+				    strcmp(deny[j], am[a]) == 0 : false;
+
+				for (size_t b = 0; dm != NULL && dm[b]; b++)
+					in = in || strcmp(dm[b], am[a]) == 0;
+				if (in && n++ == 0)
+					both = am[a];
+			}
+			if (n > 0)
+				notice(st, "warning: syscalls: \"%s\" in allow "
+				    "and \"%s\" in deny overlap (%s%s); deny "
+				    "wins", allow[i], deny[j], both,
+				    n > 1 ? ", ..." : "");
+		}
+	}
 }
 
 static void
 state_free(struct state *st)
 {
 	free(st->policy_path);
+	free(st->store);
+	strv_free(st->notices);
 	cgroup_destroy(&st->cg);
 	sandbox_free(&st->sb);
 	audit_log_close(&st->log);
@@ -389,11 +829,31 @@ main(int argc, char **argv)
 			return GX_EXIT_FAILURE;
 		}
 		printf("guardexec: wrote %s\n", written);
+		/* The write list holds ".": it needs trust before it runs. */
+		if (!st.opts.quiet)
+			warnx_gx("review it, then trust it: guardexec --trust %s",
+			    written);
 		free(written);
 		return 0;
 	}
-	st.opts.policy = st.policy_path = sys_find_policy(st.opts.policy);
-	if (policy_load(st.opts.policy, geteuid() == 0, &st.pol, &d) < 0) {
+	{
+		/* HOME is read now, before our environment is wiped. */
+		char *home = sys_caller_home();
+
+		st.store = trust_store_path(home);
+		free(home);
+	}
+	if (st.opts.trust != NULL) {
+		int rc = trust_file(&st);
+
+		state_free(&st);
+		return rc;
+	}
+	st.policy_path = sys_find_policy(st.opts.policy, &d);
+	if (st.policy_path != NULL)
+		st.opts.policy = st.policy_path;
+	if (st.policy_path == NULL ||
+	    policy_load(st.opts.policy, geteuid() == 0, &st.pol, &d) < 0) {
 		if (!st.opts.check) {
 			struct gx_diag d2 = { 0 };
 
@@ -410,6 +870,9 @@ main(int argc, char **argv)
 	if (!st.opts.check) {
 		if (open_result(&st, &d) < 0)
 			refuse(&st, &d);
+		if (st.opts.learn != NULL && check_learn_out(st.opts.learn,
+		    &d) < 0)
+			refuse(&st, &d);
 		open_log(&st, &d);
 	}
 	resolve_cwd(&st, &d);
@@ -424,13 +887,22 @@ main(int argc, char **argv)
 		lookup_rc = 0;
 		st.adv = advisory_match(&st.pol, (char *[]){ NULL });
 	}
-	st.policy_writable = policy_is_writable(&st);
-	if (st.policy_writable && (st.opts.check || st.pol.has_filesystem))
-		warnx_gx("warning: the command can rewrite its own policy %s "
+	if (decide_trust(&st, &d) < 0) {
+		if (!st.opts.check)
+			refuse(&st, &d);
+		for (size_t i = 0; i < d.n; i++)
+			notice(&st, "warning: %s", d.msgs[i]);
+		diag_free(&d);
+	}
+	if (st.policy_writable && st.trusted != NULL &&
+	    strcmp(st.trusted, "hash") != 0 &&
+	    (st.opts.check || st.pol.has_filesystem))
+		notice(&st, "warning: the command can rewrite its own policy %s "
 		    "for the next run", st.pol.path);
 	if (st.opts.check) {
+		check_overlap(&st);
 		if (geteuid() == 0 && st.pol.user == NULL)
-			warnx_gx("warning: running as root with no command.user: "
+			notice(&st, "warning: running as root with no command.user: "
 			    "root inside the sandbox is still root");
 		print_check(&st, lookup_rc);
 		state_free(&st);
@@ -496,11 +968,9 @@ main(int argc, char **argv)
 			warnx_gx("%s", out.error);
 	}
 	if (out.left_running)
-		warnx_gx("warning: some processes of the command could not be "
+		notice(&st, "warning: some processes of the command could not be "
 		    "killed");
-	for (size_t i = 0; !st.opts.quiet && !run.learn && i < out.n_denied; i++)
-		warnx_gx("denied: %s (x%lu)", out.denied[i].name,
-		    out.denied[i].count);
+	explain_outcome(&st, &out, run.learn);
 	emit(&st, &out, out.error[0] ? out.error : NULL);
 	if (run.learn && out.status != GX_STATUS_REFUSED)
 		write_learned(&st, &out);

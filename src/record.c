@@ -199,10 +199,12 @@ add_policy(json_t *rec, const struct gx_record_in *in)
 		set(j, "name", str_lossy(in->pol->name, NULL));
 		set(j, "path", str_or_null(in->pol->path));
 		set(j, "sha256", json_string(in->pol->sha256));
+		set(j, "trusted", str_or_null(in->policy_trusted));
 	} else {
 		set(j, "name", json_null());
 		set(j, "path", str_or_null(in->policy_path));
 		set(j, "sha256", json_null());
+		set(j, "trusted", json_null());
 	}
 	set(rec, "policy", j);
 	if (in->policy_writable)
@@ -297,6 +299,7 @@ add_resources(json_t *rec, const struct gx_record_in *in)
 	if (in->isolation_cgroup_why != NULL)
 		set(j, "cgroup_why", str_lossy(in->isolation_cgroup_why, NULL));
 	set(rec, "isolation", j);
+	set(rec, "notices", strv_json(in->notices));
 }
 
 json_t *

@@ -31,6 +31,8 @@ struct gx_record_in {
 	    *isolation_user;
 	const char *isolation_cgroup_why;   /* why cgroup is null */
 	bool policy_writable;
+	const char *policy_trusted;         /* "owner" | "hash" | NULL */
+	char *const *notices;               /* guardexec's own warnings */
 	bool learn;                         /* --learn run */
 };
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -160,27 +161,66 @@ sys_default_log(void)
 #endif
 
 char *
-sys_find_policy(const char *arg)
+sys_caller_home(void)
 {
-	struct stat st;
-	char *p;
+	const char *home = getenv("HOME");
+	struct passwd *pw;
 
-	if (stat(arg, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
+	if (home != NULL && home[0] == '/')
+		return xstrdup(home);
+	pw = getpwuid(getuid());
+	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/')
+		return xstrdup(pw->pw_dir);
+	return NULL;
+}
+
+bool
+sys_policy_is_name(const char *arg)
+{
+	if (arg[0] == '\0')
+		return false;
+	for (const char *c = arg; *c != '\0'; c++)
+		if (!(isalnum((unsigned char)*c) || *c == '-' || *c == '_'))
+			return false;
+	return true;
+}
+
+char *
+sys_find_policy(const char *arg, struct gx_diag *diag)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	char *cand[2] = { NULL, NULL }, *home, *found = NULL;
+	struct stat st;
+
+	if (!sys_policy_is_name(arg)) {
+		/* A path; a directory is a repository's own policy. */
+		if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
 			return xasprintf("%s/.guardexec/agent.cfg", arg);
 		return xstrdup(arg);
 	}
-	if (strchr(arg, '/') != NULL)
-		return xstrdup(arg);
-	p = xasprintf("%s/guardexec/%s", SYSCONFDIR, arg);
-	if (stat(p, &st) == 0)
-		return p;
-	free(p);
-	p = xasprintf("%s/guardexec/%s.cfg", SYSCONFDIR, arg);
-	if (stat(p, &st) == 0)
-		return p;
-	free(p);
-	return xstrdup(arg);
+	/*
+	 * A NAME is an installed policy only, never a file in the working
+	 * directory: a command that may write there must not be able to
+	 * shadow the policy the caller named (CONTRACT, guarantee 12).
+	 */
+	cand[0] = xasprintf("%s/guardexec/%s.cfg", SYSCONFDIR, arg);
+	home = sys_caller_home();
+	if (xdg != NULL && xdg[0] == '/')
+		cand[1] = xasprintf("%s/guardexec/%s.cfg", xdg, arg);
+	else if (home != NULL)
+		cand[1] = xasprintf("%s/.config/guardexec/%s.cfg", home, arg);
+	free(home);
+	for (int i = 0; i < 2 && found == NULL; i++)
+		if (cand[i] != NULL && stat(cand[i], &st) == 0)
+			found = xstrdup(cand[i]);
+	if (found == NULL)
+		diag_add(diag, "-p %s: no installed policy named \"%s\" (looked "
+		    "in %s%s%s); for a file in this directory say -p ./%s",
+		    arg, arg, cand[0], cand[1] ? " and " : "",
+		    cand[1] ? cand[1] : "", arg);
+	free(cand[0]);
+	free(cand[1]);
+	return found;
 }
 
 int

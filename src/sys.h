@@ -46,14 +46,25 @@ void sys_wipe_environ(char **env);
 char *sys_default_log(void);
 
 /*
- * Where -p ARG points: ARG itself when it names a file; ARG/.guardexec/
- * agent.cfg when ARG is a directory (a repository's own policy); and
- * for a bare name with no '/' that is not a file here,
- * SYSCONFDIR/guardexec/NAME, then NAME.cfg (the shipped policies, so
- * "-p agent" works).  Returns a malloc'd path (ARG itself when nothing
- * else fits, so the error names what the user gave).
+ * The caller's home directory: $HOME when absolute, else the passwd
+ * entry of the real uid.  Read it before the environment is wiped.
+ * Returns a malloc'd path or NULL.
  */
-char *sys_find_policy(const char *arg);
+char *sys_caller_home(void);
+
+/* Whether -p @arg is a NAME: only letters, digits, '-' and '_'. */
+bool sys_policy_is_name(const char *arg);
+
+/*
+ * Where -p ARG points.  A NAME (see sys_policy_is_name) is an installed
+ * policy only: SYSCONFDIR/guardexec/NAME.cfg, then
+ * $XDG_CONFIG_HOME/guardexec/NAME.cfg (or ~/.config/...), never the
+ * working directory.  Anything else is a path: ARG/.guardexec/agent.cfg
+ * when ARG is a directory, else ARG itself.  Returns a malloc'd path, or
+ * NULL for a NAME found nowhere, with a message in @diag saying where it
+ * looked.
+ */
+char *sys_find_policy(const char *arg, struct gx_diag *diag);
 
 /*
  * --init: write a commented starter policy to DIR/.guardexec/agent.cfg

@@ -108,7 +108,7 @@ like 'pid is an integer' "$rec" '"pid":[0-9]+[,}]'
 like 'cwd is the run directory' "$rec" "\"cwd\":\"$WORK\""
 like 'argv is the array of arguments' "$rec" '"argv":\["printenv","GX_AUDIT_SECRET"\]'
 like 'policy has name, absolute path and sha256' "$rec" \
-	"\"policy\":\\{\"name\":\"audit-basic\",\"path\":\"$P\",\"sha256\":\"$HEX64\"\\}"
+	"\"policy\":\\{\"name\":\"audit-basic\",\"path\":\"$P\",\"sha256\":\"$HEX64\"[,}]"
 is 'policy.sha256 is the sha256 of the policy file' \
 	"$(printf '%s\n' "$rec" | sed -n 's/.*"policy":{[^}]*"sha256":"\([0-9a-f]*\)".*/\1/p')" \
 	"$(sha256sum < "$P" | cut -d' ' -f1)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # --check validates, prints the effective policy, runs nothing.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 23
+plan 25
 
 P=$(policy chk <<'EOF2'
 version = 1;
@@ -18,6 +18,8 @@ is "--check exits 0" "$?" 0
 like "prints the effective policy" "$(cat "$T/out")" '^name = "chk";$'
 like "prints the expanded allowlist" "$(cat "$T/out")" 'allow = \[ .*"execve"'
 unlike "deny wins: ptrace is not in the allowlist" "$(grep 'allow =' "$T/out" | grep -v env)" '"ptrace"'
+like "--check warns that allow and deny overlap" "$(cat "$T/err")" \
+	'^guardexec: warning: syscalls: "ptrace" in allow and "ptrace" in deny overlap \(ptrace\); deny wins$'
 
 export SECRET_TOKEN=abc LANG=C
 "$GUARDEXEC" -p "$P" --check -- touch "$T/ran" > "$T/out" 2> "$T/err"
@@ -45,6 +47,8 @@ mkdir -p "$T/fresh"
 "$GUARDEXEC" --init "$T/fresh" > "$T/out" 2> "$T/err"
 is "--init exits 0 and says what it wrote" "$?|$(cat "$T/out")" \
 	"0|guardexec: wrote $T/fresh/.guardexec/agent.cfg"
+is "... and says to trust it before it runs" "$(cat "$T/err")" \
+	"guardexec: review it, then trust it: guardexec --trust $T/fresh/.guardexec/agent.cfg"
 "$GUARDEXEC" -p "$T/fresh" --check > /dev/null 2>&1
 is "the starter policy passes --check" "$?" 0
 tpl=$(cat "$T/fresh/.guardexec/agent.cfg")

@@ -22,7 +22,7 @@ run_gx -p "$E" -- "$HELPERS/try-syscall" ptrace
 is "a denied syscall fails with the policy's errno" "$out" "ptrace: EPERM"
 like "the record names the denied syscall and counts it" "$rec" '"denied":\[\{"syscall":"ptrace","count":1\}\]'
 is "the record says how denials were reported" "$(field reporting)" '"notify"'
-is "one 'denied' line on stderr at the end" "$err" "guardexec: denied: ptrace (x1)"
+is "one 'denied' line on stderr at the end" "$err" "guardexec: denied: ptrace (x1) by syscalls.deny"
 run_gx -q -p "$E" -- "$HELPERS/try-syscall" ptrace ptrace mount
 is "-q: no denied lines" "$err" ""
 like "counts per name" "$rec" '"denied":\[\{"syscall":"ptrace","count":2\},\{"syscall":"mount","count":1\}\]'

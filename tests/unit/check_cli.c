@@ -20,7 +20,7 @@ struct cli_case {
 	int rc;
 	const char *err;                /* the one diagnostic when rc == -1
 					   (NULL: not checked) */
-	const char *policy, *log, *result, *cwd, *learn;
+	const char *policy, *log, *result, *cwd, *learn, *trust;
 	bool quiet, check, help, version;
 	const char *cmd[MAXARGS];       /* expected command; {NULL}: none */
 };
@@ -81,6 +81,12 @@ static const struct cli_case cases[] = {
 	  .policy = "x", .learn = "out.cfg", .cmd = { "make" } },
 	{ .argv = { "guardexec", "-p", "x", "--learn=out.cfg", "--", "make" },
 	  .policy = "x", .learn = "out.cfg", .cmd = { "make" } },
+	/* --trust FILE needs nothing else, and takes nothing else */
+	{ .argv = { "guardexec", "--trust", "a.cfg" }, .trust = "a.cfg" },
+	{ .argv = { "guardexec", "--trust=.guardexec/agent.cfg" },
+	  .trust = ".guardexec/agent.cfg" },
+	{ .argv = { "guardexec", "-q", "--trust", "a.cfg" }, .trust = "a.cfg",
+	  .quiet = true },
 	/* --help and --version need nothing else */
 	{ .argv = { "guardexec", "--help" }, .help = true },
 	{ .argv = { "guardexec", "-h" }, .help = true },
@@ -125,6 +131,16 @@ static const struct cli_case cases[] = {
 	  .rc = -1, .err = "--check and --learn cannot be used together" },
 	{ .argv = { "guardexec", "--learn", "o", "-p", "x", "--check" },
 	  .rc = -1, .err = "--check and --learn cannot be used together" },
+	{ .argv = { "guardexec", "--trust" }, .rc = -1,
+	  .err = "option --trust needs an argument" },
+	{ .argv = { "guardexec", "--trust", "" }, .rc = -1,
+	  .err = "--trust: empty path" },
+	{ .argv = { "guardexec", "--trust", "a.cfg", "ls" }, .rc = -1,
+	  .err = "--trust FILE takes no -p, --check, --learn or command" },
+	{ .argv = { "guardexec", "-p", "x", "--trust", "a.cfg" }, .rc = -1,
+	  .err = "--trust FILE takes no -p, --check, --learn or command" },
+	{ .argv = { "guardexec", "--trust", "a.cfg", "--check" }, .rc = -1,
+	  .err = "--trust FILE takes no -p, --check, --learn or command" },
 };
 
 static void
@@ -187,6 +203,7 @@ START_TEST(test_cli_parse)
 	same("result", o.result, c->result);
 	same("cwd", o.cwd, c->cwd);
 	same("learn", o.learn, c->learn);
+	same("trust", o.trust, c->trust);
 	ck_assert_int_eq(o.quiet, c->quiet);
 	ck_assert_int_eq(o.check, c->check);
 	ck_assert_int_eq(o.help, c->help);
@@ -241,6 +258,7 @@ START_TEST(test_usage)
 	ck_assert_ptr_nonnull(strstr(cli_usage, "--check"));
 	ck_assert_ptr_nonnull(strstr(cli_usage, "--learn OUT"));
 	ck_assert_ptr_nonnull(strstr(cli_usage, "--result FILE"));
+	ck_assert_ptr_nonnull(strstr(cli_usage, "--trust FILE"));
 	ck_assert(cli_usage[strlen(cli_usage) - 1] == '\n');
 }
 END_TEST
