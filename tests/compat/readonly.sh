@@ -34,5 +34,19 @@ refuses "$P" "make (it writes)" c 'Permission denied|Operation not permitted|Err
 refuses "$P" "rm" txt 'Permission denied|Operation not permitted' rm a.txt
 refuses "$P" "the network" . 'connect-tcp: E' ./try-syscall connect-tcp "$TCP"
 refuses "$P" "ptrace" . 'ptrace: EPERM' ./try-syscall ptrace
+# A rule for a process's own /proc directory would be opened by guardexec
+# and grant guardexec's /proc/PID: refused at load, whatever the spelling.
+for p in /proc/self /proc/thread-self /dev/fd; do
+	PS=$(policy procself <<EOF2
+version = 1;
+name = "procself";
+filesystem: { read = [ "/usr", "/lib", "/lib64", "/bin", "/etc", "$p" ]; write = [ ]; };
+audit: { sync = false; };
+EOF2
+)
+	run_as root "$PS" "$WR" cat /proc/self/status
+	like "a filesystem rule for $p is refused (exit 125, says why)" "$rc|$err" \
+		"^125\|guardexec: filesystem: $p: a process's own /proc directory.*list \"/proc\" instead"
+done
 echo "1..$_tap_n"
 finish
