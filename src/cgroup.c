@@ -435,22 +435,31 @@ event_count(const char *dir, const char *file, const char *key)
 	return v;
 }
 
-const char *
-cgroup_limit_hit(const struct gx_cgroup *cg)
+size_t
+cgroup_limits_hit(const struct gx_cgroup *cg, const char *hit[2])
 {
 	const char *mem_dir = cg->version == 2 ? cg->dir[0] :
 	    cg->dir[GX_CG_MEMORY];
 	const char *pids_dir = cg->version == 2 ? cg->dir[0] :
 	    cg->dir[GX_CG_PIDS];
+	size_t n = 0;
 
 	if (!cg->active)
-		return NULL;
+		return 0;
 	if (cg->memory && event_count(mem_dir, cg->version == 2 ?
 	    "memory.events" : "memory.oom_control", "oom_kill ") > 0)
-		return "memory";
+		hit[n++] = "memory";
 	if (cg->pids && event_count(pids_dir, "pids.events", "max ") > 0)
-		return "processes";
-	return NULL;
+		hit[n++] = "processes";
+	return n;
+}
+
+const char *
+cgroup_limit_hit(const struct gx_cgroup *cg)
+{
+	const char *hit[2];
+
+	return cgroup_limits_hit(cg, hit) > 0 ? hit[0] : NULL;
 }
 
 void

@@ -47,6 +47,12 @@ void cgroup_kill_all(const struct gx_cgroup *cg);
 /* "memory" or "processes" when the cgroup's limit was hit, else NULL. */
 const char *cgroup_limit_hit(const struct gx_cgroup *cg);
 
+/*
+ * Every cgroup limit that was hit ("memory", "processes"): their names
+ * (static strings) in @hit, their number returned.
+ */
+size_t cgroup_limits_hit(const struct gx_cgroup *cg, const char *hit[2]);
+
 /* Remove the cgroup directories and free @cg. */
 void cgroup_destroy(struct gx_cgroup *cg);
 

@@ -2,14 +2,17 @@
 #include "config.h"
 
 #include <errno.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "filter.h"
@@ -40,7 +43,7 @@ static const char *const grp_default[] = {
 	"gettimeofday", "time", "nanosleep", "clock_nanosleep", "sysinfo",
 	"umask", "poll", "ppoll", "select", "pselect6", "restart_syscall",
 	"getxattr", "lgetxattr", "fgetxattr", "fadvise64",
-	"membarrier", "getcpu", NULL
+	"membarrier", "getcpu", "get_mempolicy", NULL
 };
 static const char *const grp_file_read[] = {
 	"open", "openat", "openat2", "read", "readv", "pread64", "preadv",
@@ -163,6 +166,12 @@ static const char *const enosys_names[] = {
 	"close_range", "rseq", "copy_file_range", "pidfd_open",
 	"pidfd_send_signal", "epoll_pwait2", "futex_waitv",
 	"map_shadow_stack", "mseal", "cachestat", "set_mempolicy_home_node",
+	/*
+	 * Probes, not needs: node and glibc try memory protection keys and
+	 * NUMA placement and carry on without them (issue 16: node logged
+	 * a pkey_alloc denial on every run).
+	 */
+	"pkey_alloc", "pkey_free", "pkey_mprotect", "set_mempolicy", "mbind",
 	NULL
 };
 
@@ -200,6 +209,134 @@ const char *const *
 filter_enosys_names(void)
 {
 	return enosys_names;
+}
+
+/*
+ * The thread's ids from /proc/TID/status: @u and @g get real, effective,
+ * saved and filesystem ids, @gids up to @max supplementary groups
+ * (their number in *@ngroups, or -1 when more than @max).
+ */
+static int
+read_ids(pid_t tid, uint32_t u[4], uint32_t g[4], uint32_t *gids,
+    int max, int *ngroups)
+{
+	char path[64], line[4096], *p, *end;
+	FILE *f;
+	int got = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return -1;
+	*ngroups = 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "Uid: %u %u %u %u", &u[0], &u[1], &u[2],
+		    &u[3]) == 4) {
+			got |= 1;
+		} else if (sscanf(line, "Gid: %u %u %u %u", &g[0], &g[1], &g[2],
+		    &g[3]) == 4) {
+			got |= 2;
+		} else if (strncmp(line, "Groups:", 7) == 0) {
+			if (strchr(line, '\n') == NULL)
+				*ngroups = -1;  /* longer than the buffer */
+			for (p = line + 7; *ngroups >= 0; p = end) {
+				unsigned long v = strtoul(p, &end, 10);
+
+				if (end == p)
+					break;
+				if (*ngroups == max) {
+					*ngroups = -1;
+					break;
+				}
+				gids[(*ngroups)++] = (uint32_t)v;
+			}
+			got |= 4;
+		}
+	}
+	fclose(f);
+	return got == 7 ? 0 : -1;
+}
+
+/* Whether the requested id @want (-1: unchanged) leaves @cur as it is. */
+static bool
+same(uint64_t want, uint32_t cur)
+{
+	return (uint32_t)want == UINT32_MAX || (uint32_t)want == cur;
+}
+
+/* Whether the @n gids at @addr in task @tid are the set @cur holds. */
+static bool
+same_groups(pid_t tid, uint64_t n, uint64_t addr, const uint32_t *cur,
+    int ncur)
+{
+	uint32_t want[256];
+	struct iovec local, remote;
+
+	if (ncur < 0 || n != (uint64_t)ncur)
+		return false;
+	if (n == 0)
+		return true;
+	if (n > sizeof(want) / sizeof(want[0]))
+		return false;
+	local.iov_base = want;
+	local.iov_len = remote.iov_len = (size_t)n * sizeof(want[0]);
+	remote.iov_base = (void *)(uintptr_t)addr;
+	if (process_vm_readv(tid, &local, 1, &remote, 1, 0) !=
+	    (ssize_t)local.iov_len)
+		return false;
+	for (uint64_t i = 0; i < n; i++) {
+		int j;
+
+		for (j = 0; j < ncur && cur[j] != want[i]; j++)
+			;
+		if (j == ncur)
+			return false;
+	}
+	return true;
+}
+
+bool
+filter_noop_id_call(const struct seccomp_notif *req, int64_t *val)
+{
+	const __u64 *a = req->data.args;
+	uint32_t u[4], g[4], gids[256];
+	int ng, nr = req->data.nr;
+	uint32_t *id;
+
+	if (req->data.arch != AUDIT_ARCH_X86_64)
+		return false;
+	switch (nr) {
+	case __NR_setuid: case __NR_setreuid: case __NR_setresuid:
+	case __NR_setfsuid: case __NR_setgid: case __NR_setregid:
+	case __NR_setresgid: case __NR_setfsgid: case __NR_setgroups:
+		break;
+	default:
+		return false;
+	}
+	if (read_ids((pid_t)req->pid, u, g, gids,
+	    (int)(sizeof(gids) / sizeof(gids[0])), &ng) < 0)
+		return false;
+	id = (nr == __NR_setuid || nr == __NR_setreuid ||
+	    nr == __NR_setresuid || nr == __NR_setfsuid) ? u : g;
+	*val = 0;
+	switch (nr) {
+	case __NR_setuid: case __NR_setgid:
+		/* Every id already is the one asked for. */
+		return (uint32_t)a[0] == id[0] && id[0] == id[1] &&
+		    id[1] == id[2] && id[2] == id[3];
+	case __NR_setreuid: case __NR_setregid:
+		return same(a[0], id[0]) && same(a[1], id[1]) &&
+		    id[1] == id[2] && id[1] == id[3];
+	case __NR_setresuid: case __NR_setresgid:
+		return same(a[0], id[0]) && same(a[1], id[1]) &&
+		    same(a[2], id[2]) && id[1] == id[3];
+	case __NR_setfsuid: case __NR_setfsgid:
+		/* Returns the previous fsuid: a query with -1 or the same. */
+		*val = id[3];
+		return same(a[0], id[3]);
+	default:
+		return same_groups((pid_t)req->pid, a[0], a[1], gids, ng);
+	}
 }
 
 int

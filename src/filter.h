@@ -9,6 +9,7 @@
 #include "log.h"
 
 struct gx_policy;
+struct seccomp_notif;
 
 /*
  * Seccomp filters.  Built (compiled to classic BPF) in the parent by
@@ -90,6 +91,18 @@ int filter_load_notify(const struct gx_filter *f);
 
 /* Load the plain variant (child side).  0 or -1 with errno. */
 int filter_load_plain(const struct gx_filter *f);
+
+/*
+ * Whether the notified call @req is a set*id or setgroups call that
+ * changes nothing for its thread (the ids or groups asked for are the
+ * ones it has, or -1): then it is answered as the no-op it is, with
+ * success and the return value in *@val, rather than refused and counted
+ * (make spawns with POSIX_SPAWN_RESETIDS, issue 16).  Reads the thread's
+ * /proc status (and, for setgroups, its list); the caller checks the
+ * notification is still valid before answering.  Answering success
+ * without running the call can only mislead the caller about itself.
+ */
+bool filter_noop_id_call(const struct seccomp_notif *req, int64_t *val);
 
 /* Name of syscall @nr of the audit @arch (malloc'd) or "nr-N". */
 char *filter_syscall_name(uint32_t arch, int nr);

@@ -91,6 +91,7 @@ notify_handle(struct gx_notify *ns)
 	const struct gx_policy *pol = ns->run->pol;
 	struct seccomp_notif *req = ns->req;
 	struct seccomp_notif_resp *resp = ns->resp;
+	int64_t noop_val;
 	char *name;
 
 	memset(req, 0, sizeof(*req));
@@ -100,6 +101,9 @@ notify_handle(struct gx_notify *ns)
 	resp->id = req->id;
 	if (!ns->exec_done && req->data.nr == GX_MARKER_SYSCALL) {
 		resp->error = -ENOSYS;
+	} else if (filter_noop_id_call(req, &noop_val) &&
+	    seccomp_notify_id_valid(ns->fd, req->id) == 0) {
+		resp->val = noop_val;   /* a no-op id call: not a denial */
 	} else {
 		name = filter_syscall_name(req->data.arch, req->data.nr);
 		count_denial(ns->out, name);

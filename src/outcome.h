@@ -26,7 +26,12 @@ enum gx_status {
 const char *outcome_status_name(enum gx_status s);
 
 #define GX_MAX_FORWARDED 16
+#define GX_MAX_LIMITS 8
 #define GX_MAX_DENIED 256
+
+struct gx_outcome;
+/* Add @name (a static string) to @o's limits_hit, once. */
+void outcome_limit_reached(struct gx_outcome *o, const char *name);
 
 /* One syscall refused (or, in learn mode, used) and how often. */
 struct gx_denial {
@@ -42,6 +47,9 @@ struct gx_outcome {
 	uint64_t stdout_bytes, stderr_bytes;  /* written by the command */
 	bool truncated;
 	const char *limit_hit;      /* static string or NULL */
+	/* every limit reached during the run (static strings, no repeats) */
+	const char *limits_hit[GX_MAX_LIMITS];
+	size_t n_limits_hit;
 	struct rusage ru;           /* of everything reaped */
 	struct timespec start, end; /* CLOCK_REALTIME */
 	double duration_ms;         /* CLOCK_MONOTONIC */

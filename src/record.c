@@ -290,6 +290,10 @@ add_resources(json_t *rec, const struct gx_record_in *in)
 	set(j, "max_rss_kb", json_integer(o ? o->ru.ru_maxrss : 0));
 	set(rec, "rusage", j);
 	set(rec, "limit_hit", str_or_null(o ? o->limit_hit : NULL));
+	j = xjson(json_array());
+	for (size_t i = 0; o != NULL && i < o->n_limits_hit; i++)
+		json_array_append_new(j, xjson(json_string(o->limits_hit[i])));
+	set(rec, "limits_hit", j);
 
 	j = xjson(json_object());
 	set(j, "filesystem", str_or_null(in->isolation_fs));

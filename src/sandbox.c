@@ -4,13 +4,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <linux/landlock.h>
+#include <linux/magic.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -73,12 +76,43 @@ handled_fs(int abi)
 	return all;
 }
 
+/*
+ * Whether @fd (opened from the rule's path) is inside one process's
+ * /proc/PID directory.  Such a rule is opened here, in guardexec, so
+ * "/proc/self" (or "/proc/thread-self", "/dev/fd", "/proc/1234") would
+ * grant guardexec's own /proc/PID, not the command's, whose pid is not
+ * known yet and whose children have others (issue 16).  Refused.
+ */
+static bool
+in_proc_pid_dir(int fd, char *where, size_t len)
+{
+	char link[64];
+	struct statfs sfs;
+	ssize_t n;
+	size_t i;
+
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
+		return false;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, where, len - 1);
+	if (n < 0)
+		return false;
+	where[n] = '\0';
+	/* The proc mount's own root is "/proc" here; "/proc/<digits>..." */
+	if (strncmp(where, "/proc/", 6) != 0)
+		return false;
+	for (i = 6; where[i] >= '0' && where[i] <= '9'; i++)
+		;
+	return i > 6 && (where[i] == '\0' || where[i] == '/');
+}
+
 static int
 add_path(int ruleset, const char *path, uint64_t access, uint64_t handled,
     struct gx_diag *diag)
 {
 	struct ll_path_beneath pb;
 	struct stat st;
+	char where[PATH_MAX];
 	int fd, errsv;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
@@ -87,6 +121,14 @@ add_path(int ruleset, const char *path, uint64_t access, uint64_t handled,
 		diag_add(diag, "filesystem: %s: %s", path, strerror(errsv));
 		if (fd >= 0)
 			close(fd);
+		return -1;
+	}
+	if (in_proc_pid_dir(fd, where, sizeof(where))) {
+		diag_add(diag, "filesystem: %s: a process's own /proc directory "
+		    "(opened here it is guardexec's %s, not the command's): "
+		    "list \"/proc\" instead, where each process reads its own "
+		    "/proc/self", path, where);
+		close(fd);
 		return -1;
 	}
 	pb.allowed_access = access & handled;

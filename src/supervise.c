@@ -440,6 +440,27 @@ loop(struct run_state *st)
 	}
 }
 
+/* Every limit the run reached: the one that ended it first. */
+static void
+limits_reached(const struct gx_run *run, struct gx_outcome *out, bool output)
+{
+	const char *hit[2];
+	size_t n = run->cgroup != NULL ? cgroup_limits_hit(run->cgroup, hit) : 0;
+
+	if (out->limit_hit != NULL)
+		outcome_limit_reached(out, out->limit_hit);
+	if (out->timed_out)
+		outcome_limit_reached(out, "timeout");
+	for (size_t i = 0; i < n; i++)
+		outcome_limit_reached(out, hit[i]);
+	if (output)
+		outcome_limit_reached(out, "output");
+	if (out->signal == SIGXCPU)
+		outcome_limit_reached(out, "cpu");
+	if (out->signal == SIGXFSZ)
+		outcome_limit_reached(out, "file_size");
+}
+
 /* How the run ended, from the command's wait status and what happened. */
 static void
 conclude(struct run_state *st)
@@ -475,6 +496,8 @@ conclude(struct run_state *st)
 		else if (out->signal == SIGXFSZ)
 			out->limit_hit = "file_size";
 	}
+	limits_reached(st->run, out, st->relay.overflow_kill ||
+	    st->relay.truncated);
 }
 
 /* Could not start: a refusal, with out->error already set. */

@@ -90,6 +90,9 @@ fix_init(struct fix *x, char *const *argv, bool with_outcome)
 	x->out.stderr_bytes = 7;
 	x->out.truncated = true;
 	x->out.limit_hit = "memory";
+	outcome_limit_reached(&x->out, "memory");
+	outcome_limit_reached(&x->out, "output");
+	outcome_limit_reached(&x->out, "memory");
 	x->out.ru.ru_utime.tv_sec = 1;
 	x->out.ru.ru_utime.tv_usec = 500000;
 	x->out.ru.ru_stime.tv_usec = 2000;
@@ -329,6 +332,10 @@ START_TEST(test_record_fields)
 	ck_assert_double_eq(real_at(j, "sys_ms"), 2.0);
 	ck_assert_int_eq(int_at(j, "max_rss_kb"), 1234);
 	ck_assert_str_eq(str_at(obj, "limit_hit"), "memory");
+	j = json_object_get(obj, "limits_hit");
+	ck_assert_int_eq(json_array_size(j), 2);
+	ck_assert_str_eq(json_string_value(json_array_get(j, 0)), "memory");
+	ck_assert_str_eq(json_string_value(json_array_get(j, 1)), "output");
 
 	j = json_object_get(obj, "isolation");
 	ck_assert_str_eq(str_at(j, "filesystem"), "landlock-4");
