@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "crosscheck.h"
 #include "log.h"
 #include "records.h"
 #include "report.h"
@@ -27,6 +28,7 @@ static const char usage[] =
     "[--advisory] LOG...\n"
     "       guardexec-audit summary [--top N] LOG...\n"
     "       guardexec-audit report [-o FILE] LOG...\n"
+    "       guardexec-audit crosscheck LOCAL... CENTRAL\n"
     "       guardexec-audit --help | --version\n";
 
 /* Verify one or more files as one chain; 0 intact, 1 broken, 2 error. */
@@ -413,6 +415,8 @@ main(int argc, char **argv)
 		return summary(argc - 2, argv + 2);
 	if (strcmp(argv[1], "report") == 0)
 		return report_main(argc - 2, argv + 2);
+	if (strcmp(argv[1], "crosscheck") == 0)
+		return crosscheck_main(argc - 2, argv + 2);
 	fprintf(stderr, "guardexec-audit: unknown command \"%s\"\n%s", argv[1],
 	    usage);
 	return 2;
