@@ -16,18 +16,28 @@ A=$GUARDEXEC_AUDIT
 SNIP=$TOP_SRCDIR/audit/rsyslog
 
 # guardexec's syslog(3) writes to /dev/log.  In a mount namespace of its
-# own, /dev is an overlay whose /dev/log is the local rsyslogd's socket;
-# the host's /dev is not touched.  Unprivileged, a user namespace makes
-# that mount possible (guardexec then runs as uid 0 inside it).
+# own, /dev is a fresh tmpfs with the host's null, zero, full, random and
+# urandom bound in (as bubblewrap's --dev does) and a /dev/log that is
+# the local rsyslogd's socket; the host's /dev is not touched.
+# Unprivileged, a user namespace makes those mounts possible (guardexec
+# then runs as uid 0 inside it).
 if is_root; then
 	NS=(unshare --mount --propagation private)
 else
 	NS=(unshare --user --map-root-user --mount --propagation private)
 fi
-mkdir -p "$T/ovl/up" "$T/ovl/work"
+mkdir -p "$T/olddev"
 gx_ns() {
-	"${NS[@]}" /bin/sh -c 'mount -t overlay overlay -o "lowerdir=/dev,upperdir=$0/ovl/up,workdir=$0/ovl/work" /dev &&
-		ln -sf "$0/local.sock" /dev/log && exec "$@"' "$T" "$@"
+	"${NS[@]}" /bin/sh -c 'set -e
+		mount --rbind /dev "$0/olddev"
+		mount -t tmpfs -o mode=755 tmpfs /dev
+		for n in null zero full random urandom; do
+			touch "/dev/$n"
+			mount --bind "$0/olddev/$n" "/dev/$n"
+		done
+		ln -s /proc/self/fd /dev/fd
+		ln -s "$0/local.sock" /dev/log
+		exec "$@"' "$T" "$@"
 }
 if ! gx_ns true 2> "$T/ns.err"; then
 	skip_all "cannot give guardexec a /dev/log of the test's own: $(head -n 1 "$T/ns.err")"
