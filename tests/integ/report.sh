@@ -6,7 +6,7 @@
 # policy changes, each file's chain); rendered in headless Chromium when
 # it is installed, where the run list's filter and sort are driven.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 56
+plan 58
 
 A=$GUARDEXEC_AUDIT
 P=$(policy rep <<'EOF2'
