@@ -253,30 +253,57 @@ check_local(struct copy *l, struct side *central, struct cc_counts *n)
 	}
 }
 
-/* A central record of one of @local's hosts that no local line has. */
-static bool
-local_host(const struct side *local, json_t *rec)
+/* The distinct "host" values of @local (a new array of them). */
+static json_t *
+local_hosts(const struct side *local)
 {
-	json_t *host = json_object_get(rec, "host");
+	json_t *hosts = json_array();
+	json_t *h;
+	size_t k;
 
-	for (size_t i = 0; i < local->n; i++)
-		if (json_equal(host, json_object_get(local->c[i].rec,
-		    "host")))
+	if (hosts == NULL)
+		die("out of memory (json)");
+	for (size_t i = 0; i < local->n; i++) {
+		json_t *host = json_object_get(local->c[i].rec, "host");
+		bool known = false;
+
+		json_array_foreach(hosts, k, h)
+			if (json_equal(h, host)) {
+				known = true;
+				break;
+			}
+		if (!known && host != NULL)
+			json_array_append(hosts, host);
+	}
+	return hosts;
+}
+
+static bool
+has_host(json_t *hosts, json_t *rec)
+{
+	json_t *host = json_object_get(rec, "host"), *h;
+	size_t k;
+
+	json_array_foreach(hosts, k, h)
+		if (json_equal(h, host))
 			return true;
 	return false;
 }
 
+/* Central records of the local hosts that no local line has, and full
+ * central copies whose own hash does not check. */
 static void
 check_central(struct side *local, struct side *central,
     struct cc_counts *n)
 {
+	json_t *hosts = local_hosts(local);
 	char prev[65], hash[65];
 	const char *why;
 
 	for (size_t i = 0; i < central->n; i++) {
 		struct copy *c = &central->c[i];
 
-		if (!c->seen && local_host(local, c->rec)) {
+		if (!c->seen && has_host(hosts, c->rec)) {
 			printf("%s:%lu: record %s: missing from the local "
 			    "log\n", c->file, c->lineno, c->id);
 			n->missing_local++;
@@ -288,6 +315,7 @@ check_central(struct side *local, struct side *central,
 			n->bad_hash++;
 		}
 	}
+	json_decref(hosts);
 }
 
 static void

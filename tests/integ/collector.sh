@@ -42,7 +42,7 @@ gx_ns() {
 if ! gx_ns true 2> "$T/ns.err"; then
 	skip_all "cannot give guardexec a /dev/log of the test's own: $(head -n 1 "$T/ns.err")"
 fi
-plan 24
+plan 25
 
 # A TCP port nobody listens on (IPv4 or IPv6), picked at random.
 listening() {
@@ -56,7 +56,7 @@ for i in $(seq 1 50); do
 	p=$((20000 + RANDOM % 40000))
 	if ! listening "$p"; then PORT=$p; break; fi
 done
-[ -n "$PORT" ] || { for i in $(seq 1 24); do skip "no free port found"; done; finish; }
+[ -n "$PORT" ] || { for i in $(seq 1 25); do skip "no free port found"; done; finish; }
 
 # The collector: the shipped snippet, its paths and port the test's own.
 mkdir -p "$T/c/work" "$T/l/work"
@@ -195,6 +195,14 @@ sed '$d' "$C" > "$T/lost.jsonl"
 "$A" crosscheck "$L" "$T/lost.jsonl" > "$T/out" 2>&1
 like "a record the collector never got: exit 1, missing from the central copy" \
 	"$?|$(cat "$T/out")" "^1\|.*missing from the central copy"
+
+# One collector file serves many hosts: another host's records are not
+# "missing from the local log".
+other=$(head -n 1 "$C" | sed 's/"host":"[^"]*"/"host":"other-host.example"/; s/"id":"[0-9a-f]*"/"id":"00000000000000000000000000000000"/; s/,"hash":"[0-9a-f]*"}$//')
+h=$(printf '%s' "$other" | sha256sum | cut -c1-64)
+{ cat "$C"; printf '%s,"hash":"%s"}\n' "$other" "$h"; } > "$T/two-hosts.jsonl"
+"$A" crosscheck "$L" "$T/two-hosts.jsonl" > "$T/out" 2>&1
+is "another host's records at the collector are not reported" "$?" 0
 
 stop_rsyslogd "$LPID"
 stop_rsyslogd "$CPID"
