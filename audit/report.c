@@ -59,6 +59,44 @@ chain_break(struct chain *c, unsigned long lineno, const char *why)
 	c->why = why;
 }
 
+/*
+ * A copy cut to fit syslog ("syslog_truncated", from a collector's
+ * file) cannot check its own hash, but carries the full record's "prev"
+ * and "hash": the chain goes on through it.
+ */
+static bool
+cut_copy(json_t *rec, char *prev, char *hash)
+{
+	const char *p = json_string_value(json_object_get(rec, "prev"));
+	const char *h = json_string_value(json_object_get(rec, "hash"));
+
+	if (!json_is_true(json_object_get(rec, "syslog_truncated")) ||
+	    p == NULL || h == NULL || strlen(p) != 64 || strlen(h) != 64)
+		return false;
+	memcpy(prev, p, 65);
+	memcpy(hash, h, 65);
+	return true;
+}
+
+/* Where the line whose own check gave @prev and @hash is in the chain. */
+static void
+chain_next(struct reader *r, const char *prev, const char *hash,
+    unsigned long lineno)
+{
+	struct chain *c = r->c;
+
+	if (c->state == CH_EMPTY) {
+		c->state = CH_INTACT;
+		chain_first(r, prev);
+	} else if (strcmp(prev, GX_ZERO_HASH) == 0) {
+		c->restarts++;
+	} else if (strcmp(prev, r->expect) != 0) {
+		chain_break(c, lineno, "\"prev\" does not match the line "
+		    "before (a line was deleted, reordered or inserted)");
+	}
+	strlcpy(r->expect, hash, 65);
+}
+
 /* One line: its hash, its place in the chain, then its record. */
 static void
 read_line(struct reader *r, const char *line, size_t len,
@@ -68,28 +106,23 @@ read_line(struct reader *r, const char *line, size_t len,
 	char prev[65], hash[65];
 	const char *why;
 	json_error_t jerr;
-	json_t *rec;
+	json_t *rec = json_loadb(line, len, 0, &jerr);
 
-	if (audit_check_line_fast(line, len, prev, hash, &why) < 0) {
+	if (rec != NULL && !json_is_object(rec)) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	if (audit_check_line_fast(line, len, prev, hash, &why) == 0) {
+		chain_next(r, prev, hash, lineno);
+	} else if (rec != NULL && cut_copy(rec, prev, hash)) {
+		c->cut++;
+		chain_next(r, prev, hash, lineno);
+	} else {
 		chain_break(c, lineno, why);
 		r->expect[0] = '\0';
-	} else {
-		if (c->state == CH_EMPTY) {
-			c->state = CH_INTACT;
-			chain_first(r, prev);
-		} else if (strcmp(prev, GX_ZERO_HASH) == 0) {
-			c->restarts++;
-		} else if (strcmp(prev, r->expect) != 0) {
-			chain_break(c, lineno, "\"prev\" does not match the "
-			    "line before (a line was deleted, reordered or "
-			    "inserted)");
-		}
-		strlcpy(r->expect, hash, 65);
 	}
-	rec = json_loadb(line, len, 0, &jerr);
-	if (rec == NULL || !json_is_object(rec)) {
+	if (rec == NULL) {
 		r->st->bad++;
-		json_decref(rec);
 		return;
 	}
 	c->records++;

@@ -360,6 +360,7 @@ const char report_css[] =
 ".chain{font-weight:600}\n"
 ".chain.intact{color:var(--o0)}\n"
 ".chain.broken{color:var(--o3)}\n"
+".chain.chained{color:var(--o1)}\n"
 "tr.changed td:first-child{border-left:3px solid var(--o1)}\n";
 
 void

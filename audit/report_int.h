@@ -61,6 +61,7 @@ struct chain {
 	const char *name;               /* as shown: --name, else the path */
 	enum chain_state state;
 	unsigned long records, line, restarts;
+	unsigned long cut;              /* copies cut for syslog */
 	const char *why;                /* static */
 	const char *start;              /* how the first record chains */
 	char prev[65];                  /* hash of the last good line */

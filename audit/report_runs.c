@@ -143,7 +143,8 @@ chain_status(const struct chain *c)
 	case CH_EMPTY:
 		return "no records";
 	case CH_INTACT:
-		return "intact";
+		/* A cut copy's own bytes cannot be checked. */
+		return c->cut > 0 ? "chained" : "intact";
 	case CH_BROKEN:
 		return "broken";
 	}
@@ -174,6 +175,10 @@ write_chains(FILE *out, const struct stats *st)
 		    chain_status(c), chain_status(c));
 		if (c->state == CH_BROKEN)
 			fprintf(out, " at line %lu: %s", c->line, c->why);
+		if (c->cut > 0)
+			fprintf(out, " <span class=\"tag adv\">%lu cut for "
+			    "syslog: only their prev and hash are checked, "
+			    "crosscheck them with the local log</span>", c->cut);
 		if (c->restarts > 0)
 			fprintf(out, " <span class=\"tag adv\">%lu chain "
 			    "restart%s</span>", c->restarts,

@@ -42,7 +42,7 @@ gx_ns() {
 if ! gx_ns true 2> "$T/ns.err"; then
 	skip_all "cannot give guardexec a /dev/log of the test's own: $(head -n 1 "$T/ns.err")"
 fi
-plan 25
+plan 26
 
 # A TCP port nobody listens on (IPv4 or IPv6), picked at random.
 listening() {
@@ -56,7 +56,7 @@ for i in $(seq 1 50); do
 	p=$((20000 + RANDOM % 40000))
 	if ! listening "$p"; then PORT=$p; break; fi
 done
-[ -n "$PORT" ] || { for i in $(seq 1 25); do skip "no free port found"; done; finish; }
+[ -n "$PORT" ] || { for i in $(seq 1 26); do skip "no free port found"; done; finish; }
 
 # The collector: the shipped snippet, its paths and port the test's own.
 mkdir -p "$T/c/work" "$T/l/work"
@@ -152,6 +152,11 @@ unlike "the local log keeps the record whole" "$(tail -n 1 "$L")" \
 "$A" crosscheck "$L" "$C" > "$T/out" 2>&1
 is "crosscheck: both sides agree" "$?|$(tail -n 1 "$T/out")" \
 	"0|4 local records, 4 central copies: 3 identical, 1 cut for syslog and consistent, 0 missing centrally, 0 missing locally, 0 different"
+
+"$A" report -o "$T/central.html" "$C" 2> "$T/err"
+like "report on the collector's file: chained, the cut copy named, not \"broken\"" \
+	"$(sed -n '/id="chain-status"/,/<\/section>/p' "$T/central.html")" \
+	'<span class="chain chained">chained</span> <span class="tag adv">1 cut for syslog: only their prev and hash are checked'
 
 # An outage: the collector stops; two records are queued, then delivered.
 stop_rsyslogd "$CPID"
