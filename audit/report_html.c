@@ -353,6 +353,8 @@ const char report_css[] =
 "#runs,#per-user,#policy-changes,#chain-status,#outcomes-by-policy"
 "{overflow-x:auto}\n"
 "#run-table th{cursor:pointer}\n"
+"#run-table td{white-space:nowrap}\n"
+"#run-table td:last-child{white-space:normal;min-width:320px}\n"
 "#run-table th[aria-sort=ascending]::after{content:\" \\25B2\"}\n"
 "#run-table th[aria-sort=descending]::after{content:\" \\25BC\"}\n"
 ".filter input{font:inherit;padding:3px 6px}\n"
