@@ -20,7 +20,8 @@ const char audit_usage[] =
     "                            [--command SUBSTR] [--denied] "
     "[--advisory] [LOG...]\n"
     "       guardexec-audit summary [--top N] LOG...\n"
-    "       guardexec-audit report [-o FILE] LOG...\n"
+    "       guardexec-audit report [-o FILE] [-n NAME...] LOG...\n"
+    "       guardexec-audit crosscheck LOCAL... CENTRAL\n"
     "       guardexec-audit --help | --version\n";
 
 int

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "crosscheck.h"
 #include "log.h"
 #include "report.h"
 
@@ -39,6 +40,8 @@ main(int argc, char **argv)
 		return summary_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "report") == 0)
 		return report_main(argc - 2, argv + 2);
+	if (strcmp(argv[1], "crosscheck") == 0)
+		return crosscheck_main(argc - 2, argv + 2);
 	fprintf(stderr, "guardexec-audit: unknown command \"%s\"\n%s", argv[1],
 	    audit_usage);
 	return 2;

@@ -387,6 +387,7 @@ audit_compact(json_t *rec, size_t max)
 		    "dropped"), steps[i].names, 64);
 		cut_strings(json_object_get(c, "advisory"), 4, 64);
 		set(c, "compacted", json_true());
+		set(c, "syslog_truncated", json_true());
 	}
 	if (strlen(text) > max) {
 		/* Still too long (a huge cwd or error): keep the essentials. */
@@ -402,6 +403,7 @@ audit_compact(json_t *rec, size_t max)
 				json_object_set(m, keep[i], v);
 		}
 		set(m, "compacted", json_true());
+		set(m, "syslog_truncated", json_true());
 		text = json_dumps(m, DUMP_FLAGS);
 		json_decref(m);
 		if (text == NULL)

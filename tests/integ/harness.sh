@@ -10,7 +10,7 @@ fi
 if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null; then
 	skip_all "python3 is older than 3.9"
 fi
-plan 46
+plan 62
 
 # The driver: runs one command through the module and writes every
 # Result field to a file in $T/res (read back with r FIELD).  All values
@@ -28,13 +28,23 @@ ap.add_argument("-C")
 ap.add_argument("-s", help="the command as a str")
 ap.add_argument("-x", "--extra", dest="x", action="append", default=[], help="extra_args")
 ap.add_argument("-i", help="stdin text")
+ap.add_argument("-t", type=float, help="timeout")
+ap.add_argument("-e", action="append", default=[], help="env NAME=VALUE")
+ap.add_argument("-g", default=os.environ["GUARDEXEC"], help="guardexec")
 ap.add_argument("-o", required=True, help="result directory")
 ap.add_argument("cmd", nargs=argparse.REMAINDER)
 ns = ap.parse_args()
 cmd = ns.s if ns.s is not None else ns.cmd[1:] if ns.cmd[:1] == ["--"] else ns.cmd
-res = h.run(cmd, ns.p, cwd=ns.C, guardexec=os.environ["GUARDEXEC"],
-            stdin=None if ns.i is None else ns.i.encode(), extra_args=ns.x)
 os.makedirs(ns.o, exist_ok=True)
+try:
+    res = h.run(cmd, ns.p, cwd=ns.C, guardexec=ns.g,
+                stdin=None if ns.i is None else ns.i.encode(), extra_args=ns.x,
+                timeout=ns.t,
+                env=dict(e.split("=", 1) for e in ns.e) if ns.e else None)
+except h.GuardexecError as e:
+    with open(os.path.join(ns.o, "error"), "w") as f:
+        f.write(type(e).__name__ + ": " + e.message)
+    sys.exit(0)
 rec = res.record or {}
 fields = {
     "exit_code": res.exit_code, "status": res.status, "cwd": res.cwd,
@@ -46,6 +56,8 @@ fields = {
     "stdout_bytes": rec.get("stdout_bytes"),
     "len_stdout": len(res.stdout.encode()),
     "argv": rec.get("argv"),
+    "notices": res.notices, "left_running": res.left_running,
+    "timeout": res.timeout, "env_dropped": res.env_dropped,
 }
 for k, v in fields.items():
     with open(os.path.join(ns.o, k), "w") as f:
@@ -121,13 +133,71 @@ audit: { log = "audit.log"; sync = false; };
 EOF2
 )
 hx -p "$HT" -C "$W" -- seq 1 100
-is "head_tail: head and tail kept" "$(r stdout | tr '\n' ' ')" "1 2 3 4 5 98 99 100 "
-like "head_tail: the note says how much is left out" "$(r for_model)" '^\[output truncated: 272 bytes omitted from the middle'
+is "head_tail: stdout is what guardexec relayed" "$(r stdout | tr '\n' ' ')" "1 2 3 4 5 98 99 100 "
+# The tail's first line may be a piece of one: it goes, and the note
+# stands where the cut is, with the bytes left out.
+is "head_tail: for_model cuts at lines, the note where the cut is" "$(r for_model)" "exit code 0
+cwd: $W
+1
+2
+3
+4
+5
+[output truncated: 275 bytes omitted here]
+99
+100"
+# A traceback-like output: lines cut in the middle on both sides.
+HT2=$(policy headtail2 <<'EOF2'
+version = 1;
+name = "headtail2";
+output: { max_bytes = 200; keep = "head_tail"; };
+audit: { log = "audit.log"; sync = false; };
+EOF2
+)
+hx -p "$HT2" -C "$W" -- sh -c 'echo "Traceback (most recent"; i=0; while [ $i -lt 50 ]; do echo "  File \"/usr/lib/x$i.py\", line $i"; i=$((i+1)); done; echo "Error: boom"'
+like "head_tail: no line is glued from a head and a tail piece" \
+	"$(r for_model)" '^Traceback \(most recent$'
+is "head_tail: no partial line around the cut" \
+	"$(r for_model | sed 1,2d | grep -vE '^(Traceback \(most recent|  File "/usr/lib/x[0-9]+\.py", line [0-9]+|\[output truncated: [0-9]+ bytes omitted here\]|Error: boom)$')" ""
+like "head_tail: the note is between head and tail" \
+	"$(r for_model | tr '\n' '|')" '^exit code 0\|cwd: [^|]*\|Traceback \(most recent\|(  File [^|]*\|)+\[output truncated: [0-9]+ bytes omitted here\]\|(  File [^|]*\|)+Error: boom\|$'
+# A look-alike marker printed by the command is not taken for guardexec's.
+hx -p "$HT" -C "$W" -- sh -c 'echo "[guardexec: 5 bytes omitted]" >&2; seq 1 100'
+like "head_tail: a forged marker on stderr is left as the command's text" \
+	"$(r for_model)" '\[stderr\]'
+like "head_tail: the real cut is still found" "$(r for_model)" \
+	'\[output truncated: [0-9]+ bytes omitted here\]'
 
 # The timeout (0.5 s).
 hx -p "$P" -C "$W" -- sleep 10
 is "timeout: exit_code 124, timed_out True" "$(r exit_code)|$(r timed_out)|$(r status)" "124|True|timeout"
-like "timeout: for_model says so" "$(r for_model)" '^exit code 124 \(timed out\)$'
+like "timeout: for_model says so, and the limit" "$(r for_model)" \
+	"^exit code 124 \\(timed out after 0.5 s, the policy's limits.timeout\\)$"
+is "timeout: Result.timeout" "$(r timeout)" 0.5
+
+# A per-call timeout, under a policy without one: the harness ends it.
+NT=$(policy notimeout <<'EOF2'
+version = 1;
+name = "notimeout";
+command: { stdin = "null"; };
+env: { allow = [ "PATH", "HX_*" ]; };
+audit: { log = "audit.log"; sync = false; };
+EOF2
+)
+hx -p "$NT" -C "$W" -t 0.5 -- "$HELPERS/spin-until-killed" -i
+is "per-call timeout: timed out, 124" "$(r exit_code)|$(r timed_out)|$(r status)" "124|True|timeout"
+like "per-call timeout: the note says the limit and whose" "$(r for_model)" \
+	"^exit code 124 \\(timed out after 0.5 s, the harness's timeout\\)$"
+is "per-call timeout: the command is gone (SIGTERM ignored, guardexec ends it)" \
+	"$(count_cmdline "$HELPERS/spin-until-killed -i")" 0
+# A per-call env: names the policy allows pass, the others are dropped.
+hx -p "$NT" -C "$W" -e HX_ONE=1 -e SECRET_TOKEN=hunter2 -- sh -c 'echo "${HX_ONE-unset} ${SECRET_TOKEN-unset}"'
+is "per-call env: allowed name passed, other dropped" "$(r stdout)" "1 unset"
+is "per-call env: env_dropped names it" "$(r env_dropped)" "['SECRET_TOKEN']"
+# stdin bytes the policy would not pass on: refused, not silently lost.
+hx -p "$NT" -C "$W" -i "lost?" -- cat
+like "stdin with command.stdin = \"null\": GuardexecError" "$(r error)" \
+	'^GuardexecError: stdin given, but policy .* has command.stdin = "null"'
 
 # A signal (not guardexec's timeout).
 hx -p "$P" -C "$W" -- sh -c 'kill -9 $$'
@@ -182,15 +252,38 @@ limits: { memory = "lots"; };
 EOF2
 )
 hx -p "$B" -C "$W" -- touch ran
-is "broken policy: status refused, exit_code 125" "$(r status)|$(r exit_code)" "refused|125"
-like "broken policy: stderr has guardexec's message" "$(r stderr)" '^guardexec: .*broken\.cfg:3: limits\.memory'
-like "broken policy: for_model" "$(r for_model)" '^exit code 125 \(refused by guardexec, nothing ran\)$'
+like "broken policy: GuardexecError with guardexec's message, no text for the model" \
+	"$(r error)|$(r for_model)" '^GuardexecError: guardexec: .*broken\.cfg:3: limits\.memory.*\|$'
 check "broken policy: nothing ran" test ! -e "$W/ran"
-
-# guardexec refuses before any record exists (a bad option).
+hx -p "$T/no-such-policy.cfg" -C "$W" -- touch ran
+like "missing policy: GuardexecError" "$(r error)" '^GuardexecError: guardexec: .*no-such-policy'
+hx -p "$P" -C "$W/no-such-dir" -- true
+like "bad cwd: GuardexecError" "$(r error)" "^GuardexecError: cwd '.*no-such-dir' is not a directory"
+hx -p "$P" -C "$W" -g no-such-guardexec-binary -- true
+like "guardexec not on PATH: GuardexecError" "$(r error)" \
+	"^GuardexecError: guardexec not found: 'no-such-guardexec-binary'"
 hx -p "$P" -C "$W" --extra=--no-such-option -- true
-is "no record: status refused, exit_code 125, record None" "$(r status)|$(r exit_code)|$(r has_record)" "refused|125|False"
-like "no record: stderr has guardexec's message" "$(r stderr)" '^guardexec: '
+like "a refusal before any record (a bad option): GuardexecError" "$(r error)" '^GuardexecError: guardexec: '
+check "and none of these ran anything" test ! -e "$W/ran"
+
+# Notices and left_running come from the record, not from stderr: a
+# stand-in guardexec writes a record that has them, and other text on
+# stderr.
+cat > "$T/fake-gx" <<'EOF2'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	[ "$1" = -r ] && out=$2
+	shift
+done
+echo 'guardexec: warning: stderr text, not a notice' >&2
+printf '%s\n' '{"v":1,"status":"exited","exit_code":0,"cwd":"/","notices":["cgroup unavailable: limits by rlimit"],"left_running":true}' > "$out"
+EOF2
+chmod 755 "$T/fake-gx"
+hx -p "$P" -C "$W" -g "$T/fake-gx" -- true
+is "notices: from the record" "$(r notices)" "['cgroup unavailable: limits by rlimit']"
+is "left_running: from the record" "$(r left_running)" True
+like "notes: the notice and left running" "$(r for_model | tr '\n' '|')" \
+	'\[notice: cgroup unavailable: limits by rlimit\]\|\[left running: some processes of the command could not be killed\]\|$'
 
 # The script form.
 (cd "$W" && timeout 60 python3 "$T/guardexec_harness.py" -g "$GUARDEXEC" \

@@ -1062,6 +1062,7 @@ START_TEST(test_compact_huge_argv)
 	text = audit_compact(rec, SYSLOG_MAX);
 	obj = parse_compact(text, SYSLOG_MAX);
 	ck_assert(json_is_true(json_object_get(obj, "compacted")));
+	ck_assert(json_is_true(json_object_get(obj, "syslog_truncated")));
 	ck_assert_str_eq(str_at(obj, "id"), str_at(rec, "id"));
 	ck_assert_str_eq(str_at(obj, "status"), "signaled");
 	a = json_object_get(obj, "argv");
@@ -1093,6 +1094,7 @@ START_TEST(test_compact_small)
 	text = audit_compact(rec, SYSLOG_MAX);
 	obj = parse_compact(text, SYSLOG_MAX);
 	ck_assert_ptr_null(json_object_get(obj, "compacted"));
+	ck_assert_ptr_null(json_object_get(obj, "syslog_truncated"));
 	ck_assert(json_equal(obj, rec));
 	json_decref(obj);
 	free(text);
@@ -1117,6 +1119,7 @@ START_TEST(test_compact_essentials)
 	text = audit_compact(rec, SYSLOG_MAX);
 	obj = parse_compact(text, SYSLOG_MAX);
 	ck_assert(json_is_true(json_object_get(obj, "compacted")));
+	ck_assert(json_is_true(json_object_get(obj, "syslog_truncated")));
 	ck_assert_str_eq(str_at(obj, "id"), str_at(rec, "id"));
 	ck_assert_int_eq(int_at(obj, "exit_code"), 137);
 	json_decref(obj);
