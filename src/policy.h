@@ -2,48 +2,24 @@
 #ifndef GX_POLICY_H
 #define GX_POLICY_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rlimits.h"
+#include "advisory.h"
 #include "log.h"
+#include "policy_names.h"
+#include "rlimits.h"
 
 /*
- * A validated policy as plain data.  libconfig stays inside policy.c.
+ * A validated policy as plain data.  libconfig stays inside the policy
+ * modules: policy_load.c (the file and its guards), policy_parse.c (the
+ * keys, by the table in policy_keys.c), policy_print.c (--check, --learn,
+ * --init); the enum names are in policy_names.h, matching in advisory.h.
  * Paths are absolute (relative ones were resolved against the policy
  * file's directory), except write entries equal to "." which mean the
  * run's working directory and are kept as ".".
  */
-
-enum gx_stdin { GX_STDIN_NULL, GX_STDIN_INHERIT };
-enum gx_overflow { GX_OVERFLOW_TRUNCATE, GX_OVERFLOW_KILL };
-enum gx_keep { GX_KEEP_HEAD, GX_KEEP_HEAD_TAIL };
-enum gx_action { GX_ACTION_ERRNO, GX_ACTION_KILL, GX_ACTION_LOG };
-enum gx_net { GX_NET_ALL, GX_NET_NONE };
-enum gx_logfail { GX_LOGFAIL_REFUSE, GX_LOGFAIL_WARN };
-enum gx_tmp { GX_TMP_SHARED, GX_TMP_PRIVATE };
-
-/* isolation.require: mechanisms whose absence refuses the run (bits). */
-enum gx_iso {
-	GX_ISO_USER = 1 << 0,
-	GX_ISO_PID = 1 << 1,
-	GX_ISO_MOUNT = 1 << 2,
-	GX_ISO_NETWORK = 1 << 3,
-	GX_ISO_CGROUP = 1 << 4,
-	GX_ISO_LANDLOCK = 1 << 5,
-};
-
-/* The isolation.require names, indexed by bit number; NULL-terminated. */
-extern const char *const gx_iso_names[];
-
-struct gx_advisory_rule {
-	char *match;            /* substring, or NULL */
-	char *regex;            /* POSIX ERE source, or NULL */
-	regex_t re;             /* compiled when regex != NULL */
-	char *reason;
-};
 
 struct gx_policy {
 	char *path;             /* absolute path of the policy file */
@@ -120,24 +96,22 @@ void policy_print(const struct gx_policy *pol, FILE *out,
     char *const *allow_override);
 
 /*
- * Advisory matches of @argv (joined with single spaces).  Returns a
- * NULL-terminated array of pointers into pol->advisory (caller frees the
- * array only), never NULL.
- */
-const struct gx_advisory_rule **advisory_match(const struct gx_policy *pol,
-    char *const *argv);
-
-/*
- * --learn: write to @out_path the policy @pol was loaded from, with
- * syscalls.allow replaced by the sorted union of its list as written and
- * @used, and every relative path made absolute (so the new file works
- * from any directory).  Comments are not kept.  Returns 0, or -1 with a
- * message in @diag.
+ * --learn: write to @out_path the policy @pol as loaded (never the file
+ * as it is now, which the command may have rewritten), printed as by
+ * policy_print(), with syscalls.allow replaced by the sorted union of
+ * its list as written and @used.  Paths are absolute (so the new file
+ * works from any directory).  Comments are not kept.  Returns 0, or -1
+ * with a message in @diag.
  */
 int policy_write_learned(const struct gx_policy *pol, char *const *used,
     const char *out_path, struct gx_diag *diag);
 
-/* Map a syslog facility name ("authpriv", "local0"...) to LOG_*; -1. */
-int policy_facility_from_name(const char *name);
+/*
+ * --init: write the starter policy to @out, generated from the key table:
+ * every key with a template value, each with its one-line doc as a
+ * comment.  @name is the policy's name, @reads the filesystem.read list
+ * (the directories this machine has).
+ */
+void policy_print_template(FILE *out, const char *name, char *const *reads);
 
 #endif

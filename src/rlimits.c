@@ -51,23 +51,62 @@ limits_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* The unit at @p ("d", "h", "m", "s", "ms"): its seconds and length. */
+static double
+duration_unit(const char *p, size_t *len)
+{
+	static const struct {
+		const char *name;
+		double secs;
+	} units[] = {
+		{ "ms", 0.001 }, { "d", 86400 }, { "h", 3600 }, { "m", 60 },
+		{ "s", 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		*len = strlen(units[i].name);
+		if (strncmp(p, units[i].name, *len) == 0)
+			return units[i].secs;
+	}
+	return 0;
+}
+
 int
 limits_parse_duration(const char *s, double *out)
 {
+	double total = 0, prev = INFINITY, v, unit;
+	const char *p = s;
 	char *end;
-	double v;
+	size_t len;
 
-	if (!isdigit((unsigned char)s[0]) && s[0] != '.') {
-		errno = EINVAL;
+	do {
+		if (!isdigit((unsigned char)*p) && *p != '.') {
+			errno = EINVAL;
+			return -1;
+		}
+		errno = 0;
+		v = strtod(p, &end);
+		if (end == p || errno != 0) {
+			errno = errno ? errno : EINVAL;
+			return -1;
+		}
+		if (*end == '\0' && p == s) {
+			unit = 1;       /* a bare number: seconds */
+			len = 0;
+		} else if ((unit = duration_unit(end, &len)) == 0 ||
+		    unit >= prev) {
+			errno = EINVAL; /* no unit, unknown, or out of order */
+			return -1;
+		}
+		total += v * unit;
+		prev = unit;
+		p = end + len;
+	} while (*p != '\0');
+	if (!isfinite(total)) {
+		errno = ERANGE;
 		return -1;
 	}
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end != '\0' || errno != 0 || !isfinite(v)) {
-		errno = errno ? errno : EINVAL;
-		return -1;
-	}
-	*out = v;
+	*out = total;
 	return 0;
 }
 

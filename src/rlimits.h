@@ -26,8 +26,10 @@ struct gx_limits {
 int limits_parse_size(const char *s, uint64_t *out);
 
 /*
- * Parse a duration given as text: seconds as a decimal number ("1.5").
- * Returns 0 and fills *out, or -1 with errno EINVAL / ERANGE.
+ * Parse a duration given as text: seconds as a decimal number ("1.5"),
+ * or numbers each followed by a unit, largest unit first: "ms", "s",
+ * "m" (minutes), "h", "d" ("90s", "10m", "1.5h", "2m30s").  Returns 0
+ * and fills *out (seconds), or -1 with errno EINVAL / ERANGE.
  */
 int limits_parse_duration(const char *s, double *out);
 

@@ -12,6 +12,7 @@
 
 #include "auditlog.h"
 #include "log.h"
+#include "policy.h"
 #include "sys.h"
 #include "util.h"
 
@@ -135,76 +136,6 @@ sys_find_policy(const char *arg)
 	return xstrdup(arg);
 }
 
-/* The starter policy: read and write lists are filled in per machine. */
-static const char starter_head[] =
-    "# .guardexec/agent.cfg: this repository's policy for the commands an\n"
-    "# agent (or CI job, or script) runs here:\n"
-    "#     guardexec -p . -- make test\n"
-    "# -p with a directory finds this file; relative paths below resolve\n"
-    "# against this file's directory, and \".\" in filesystem lists is the\n"
-    "# run's working directory.  Workflow: run your usual commands under\n"
-    "# it; where a syscall is denied (\"guardexec: denied: NAME\"), learn:\n"
-    "#     guardexec -p . --learn .guardexec/learned.cfg -- make test\n"
-    "# then review the difference and commit the policy.  Review changes to\n"
-    "# this file like code: a command that may write \".\" can rewrite it\n"
-    "# for the next run (guardexec warns and records policy_writable).\n"
-    "# Reference: guardexec.cfg(5).\n"
-    "version = 1;\n"
-    "name = \"%s\";\n"
-    "\n"
-    "command: {\n"
-    "  stdin = \"null\";\n"
-    "};\n"
-    "\n"
-    "# The caller's environment (with its API keys) is dropped, but these.\n"
-    "env: {\n"
-    "  allow = [ \"LANG\", \"LC_*\", \"TERM\", \"TZ\" ];\n"
-    "  set = { PATH = \"/usr/local/bin:/usr/bin:/bin\"; HOME = \"/tmp\"; };\n"
-    "};\n"
-    "\n"
-    "limits: {\n"
-    "  timeout = 600;          # seconds; then SIGTERM, SIGKILL after kill_grace\n"
-    "  kill_grace = 2;\n"
-    "  memory = \"2G\";\n"
-    "  processes = 256;\n"
-    "  open_files = 1024;\n"
-    "  file_size = \"1G\";\n"
-    "  core = 0;\n"
-    "};\n"
-    "\n"
-    "output: {\n"
-    "  max_bytes = 100000;     # stdout + stderr together\n"
-    "  keep = \"head_tail\";     # errors are often at the end\n"
-    "};\n"
-    "\n"
-    "syscalls: {\n"
-    "  default_action = \"errno\";\n"
-    "  allow = [ \"@default\", \"@file-read\", \"@file-write\", \"@process\",\n"
-    "            \"@signal\", \"@ipc\", \"@time\", \"@network\" ];\n"
-    "  deny = [ \"@debug\", \"@mount\", \"@module\", \"@keyring\", \"@privileged\",\n"
-    "           \"@io-uring\" ];\n"
-    "};\n"
-    "\n"
-    "# Landlock: nothing outside these is reachable.\n"
-    "filesystem: {\n"
-    "  read = [";
-static const char starter_tail[] =
-    "  write = [ \".\", \"/tmp\", \"/dev/null\" ];\n"
-    "};\n"
-    "\n"
-    "network: {\n"
-    "  mode = \"all\";           # \"none\" for commands that need no network\n"
-    "};\n"
-    "\n"
-    "advisory: {\n"
-    "  # Warnings only: NOT a security control, any blocklist can be bypassed.\n"
-    "  warn = (\n"
-    "    { match = \"rm -rf /\"; reason = \"deletes from the root directory\"; },\n"
-    "    { regex = \"curl[^|]*\\\\|[[:space:]]*(ba)?sh\"; "
-    "reason = \"pipes a download into a shell\"; }\n"
-    "  );\n"
-    "};\n";
-
 int
 sys_init_policy(const char *dir, char **written, struct gx_diag *diag)
 {
@@ -212,9 +143,10 @@ sys_init_policy(const char *dir, char **written, struct gx_diag *diag)
 		"/lib32", "/bin", "/sbin", "/opt", "/dev", "/proc", "/sys", "/run",
 		"/var/lib", NULL };
 	char *gdir, *path, *abs, *name, *base;
+	char **found = NULL;
 	struct stat st;
 	FILE *f;
-	int fd, n = 0;
+	int fd;
 
 	*written = NULL;
 	abs = realpath(dir ? dir : ".", NULL);
@@ -246,14 +178,11 @@ sys_init_policy(const char *dir, char **written, struct gx_diag *diag)
 		if (!(isalnum((unsigned char)*c) || *c == '-' || *c == '_' ||
 		    *c == '.'))
 			*c = '-';
-	fprintf(f, starter_head, name);
-	for (size_t i = 0; reads[i] != NULL; i++) {
-		if (stat(reads[i], &st) < 0)
-			continue;
-		fprintf(f, "%s\"%s\"", n++ ? ", " : " ", reads[i]);
-	}
-	fputs(" ];\n", f);
-	fputs(starter_tail, f);
+	for (size_t i = 0; reads[i] != NULL; i++)
+		if (stat(reads[i], &st) == 0)
+			found = strv_append(found, reads[i]);
+	policy_print_template(f, name, found);
+	strv_free(found);
 	if (fclose(f) != 0) {
 		diag_add(diag, "--init: %s: %s", path, strerror(errno));
 		goto fail;

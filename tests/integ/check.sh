@@ -1,7 +1,7 @@
 #!/bin/bash
 # --check validates, prints the effective policy, runs nothing.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 19
+plan 23
 
 P=$(policy chk <<'EOF2'
 version = 1;
@@ -47,6 +47,10 @@ is "--init exits 0 and says what it wrote" "$?|$(cat "$T/out")" \
 	"0|guardexec: wrote $T/fresh/.guardexec/agent.cfg"
 "$GUARDEXEC" -p "$T/fresh" --check > /dev/null 2>&1
 is "the starter policy passes --check" "$?" 0
+tpl=$(cat "$T/fresh/.guardexec/agent.cfg")
+like "the starter's keys come with their one-line doc" "$tpl" \
+	'^  # Wall-clock limit.*$'
+like "... and its timeout is a duration with a unit" "$tpl" '^  timeout = "10m";$'
 echo keep > "$T/fresh/.guardexec/agent.cfg"
 "$GUARDEXEC" --init "$T/fresh" > /dev/null 2> "$T/err"
 is "--init refuses to overwrite (125)" "$?" 125
@@ -57,4 +61,12 @@ printf 'version = 1;\nname = "x";\nlimits: { memory = "lots"; };\n' > "$T/bad.cf
 is "--check on a bad policy: 125" "$?" 125
 is "the error names file, line and key" "$(cat "$T/err")" \
 	'guardexec: bad.cfg:3: limits.memory: expected a size like "512M", got "lots"'
+# Durations with units print as seconds; an unknown key names the nearest.
+printf 'version = 1;\nname = "d";\nlimits: { timeout = "1h30m"; kill_grace = "1500ms"; };\n' > "$T/dur.cfg"
+"$GUARDEXEC" -p "$T/dur.cfg" --check > "$T/out" 2> /dev/null
+like "--check prints \"1h30m\" as 5400 seconds" "$(cat "$T/out")" '^  timeout = 5400;$'
+printf 'version = 1;\nname = "x";\nlimits: { timout = 5; };\n' > "$T/typo.cfg"
+(cd "$T" && "$GUARDEXEC" -p typo.cfg --check > /dev/null 2> "$T/err")
+is "an unknown key suggests the nearest known one (125)" "$?|$(cat "$T/err")" \
+	'125|guardexec: typo.cfg:3: limits.timout: unknown key (did you mean "timeout"?)'
 finish

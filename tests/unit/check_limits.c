@@ -119,6 +119,17 @@ static const struct {
 	{ "2.", 2.0 },
 	{ "1e3", 1000.0 },
 	{ "31622400", 31622400.0 },
+	/* with units (issue 17): largest first, no spaces */
+	{ "90s", 90.0 },
+	{ "10m", 600.0 },
+	{ "1.5h", 5400.0 },
+	{ "2m30s", 150.0 },
+	{ "1d", 86400.0 },
+	{ "1h30m15s", 5415.0 },
+	{ "250ms", 0.25 },
+	{ "1s500ms", 1.5 },
+	{ "0s", 0.0 },
+	{ ".5m", 30.0 },
 };
 
 static const struct {
@@ -130,7 +141,17 @@ static const struct {
 	{ "+1", EINVAL },
 	{ " 1", EINVAL },
 	{ "1 ", EINVAL },
-	{ "1s", EINVAL },
+	{ "1x", EINVAL },
+	{ "10M", EINVAL },      /* units are lower case: M is not minutes */
+	{ "1m30", EINVAL },     /* a number after a unit needs its own */
+	{ "30s1m", EINVAL },    /* largest unit first */
+	{ "1m1m", EINVAL },
+	{ "1m 30s", EINVAL },
+	{ "1m-30s", EINVAL },
+	{ "m", EINVAL },
+	{ "1h.", EINVAL },
+	{ "1sec", EINVAL },
+	{ "1e999s", ERANGE },
 	{ "abc", EINVAL },
 	{ "inf", EINVAL },
 	{ "nan", EINVAL },

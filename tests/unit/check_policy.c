@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * policy.c: policies written inline and read with fmemopen() through
- * policy_load_stream(); policy_load() on real files in a temporary
- * directory; advisory_match(); policy_print() read back.
+ * The policy modules: policies written inline and read with fmemopen()
+ * through policy_load_stream(); policy_load() on real files in a
+ * temporary directory; advisory_match(); policy_print() read back; the
+ * key table against the parser, the --init template and guardexec.cfg(5).
  */
 #include "config.h"
 
@@ -21,6 +22,7 @@
 #include "filter.h"
 #include "log.h"
 #include "policy.h"
+#include "policy_keys.h"
 #include "util.h"
 #include "runner.h"
 
@@ -375,6 +377,19 @@ START_TEST(test_defaults)
 	load_ok(HEAD "syscalls: { errno = 13; };", "/", &pol);
 	ck_assert_int_eq(pol.sys_errno, EACCES);
 	policy_free(&pol);
+
+	/* durations with units (issue 17) */
+	load_ok(HEAD "limits: { timeout = \"10m\"; kill_grace = \"1500ms\";\n"
+	    " cpu = \"2m30s\"; };", "/", &pol);
+	ck_assert_double_eq(l->timeout, 600);
+	ck_assert_double_eq(l->kill_grace, 1.5);
+	ck_assert_uint_eq(l->cpu.value, 150);
+	policy_free(&pol);
+	load_ok(HEAD "limits: { timeout = \"1.5h\"; kill_grace = \"90s\"; };",
+	    "/", &pol);
+	ck_assert_double_eq(l->timeout, 5400);
+	ck_assert_double_eq(l->kill_grace, 90);
+	policy_free(&pol);
 }
 END_TEST
 
@@ -459,11 +474,34 @@ struct bad_case {
 static const struct bad_case bads[] = {
 	/* unknown top-level group, unknown keys in each group */
 	{ HEAD "limitz: { };\n",
-	  { "t.cfg:3: limitz: unknown key" } },
+	  { "t.cfg:3: limitz: unknown key (did you mean \"limits\"?)" } },
 	{ HEAD "timeout = 5;\n",
-	  { "t.cfg:3: timeout: unknown key" } },
+	  { "t.cfg:3: timeout: unknown key (timeout belongs in the limits "
+	    "group)" } },
+	{ HEAD "limits: { mode = \"none\"; tmp = \"private\"; };\n"
+	  "network: { allow = [ ]; };\n",
+	  { "t.cfg:3: limits.mode: unknown key (mode belongs in the network "
+	    "group)",
+	    "t.cfg:3: limits.tmp: unknown key (tmp belongs in the filesystem "
+	    "group)",
+	    "t.cfg:4: network.allow: unknown key" } },  /* in two groups */
+	/* the nearest known key is suggested (issue 17): typos, swaps */
+	{ HEAD "filesystem: { wirte = [ ]; };\naudit: { sylog = true; "
+	  "on_log_failur = \"warn\"; };\nsyscalls: { dney = [ ]; "
+	  "ab = 1; };\nadvisory: { warn = ( { match = \"x\"; resaon = "
+	  "\"y\"; } ); };\n",
+	  { "t.cfg:5: syscalls.dney: unknown key (did you mean \"deny\"?)",
+	    "t.cfg:5: syscalls.ab: unknown key",
+	    "t.cfg:3: filesystem.wirte: unknown key (did you mean "
+	    "\"write\"?)",
+	    "t.cfg:6: advisory.warn.resaon: unknown key (did you mean "
+	    "\"reason\"?)",
+	    "t.cfg:4: audit.sylog: unknown key (did you mean \"syslog\"?)",
+	    "t.cfg:4: audit.on_log_failur: unknown key (did you mean "
+	    "\"on_log_failure\"?)" } },
 	{ HEAD "limits: {\n  timeout = 5;\n  timeot = 5;\n};\n",
-	  { "t.cfg:5: limits.timeot: unknown key" } },
+	  { "t.cfg:5: limits.timeot: unknown key (did you mean "
+	    "\"timeout\"?)" } },
 	{ HEAD "command: { shell = \"sh\"; };\nenv: { pass = [ ]; };\n"
 	  "output: { max = 1; };\nsyscalls: { allowed = [ ]; };\n"
 	  "filesystem: { exec = [ ]; };\nnetwork: { proxy = \"x\"; };\n"
@@ -471,7 +509,8 @@ static const struct bad_case bads[] = {
 	  { "t.cfg:3: command.shell: unknown key",
 	    "t.cfg:4: env.pass: unknown key",
 	    "t.cfg:5: output.max: unknown key",
-	    "t.cfg:6: syscalls.allowed: unknown key",
+	    "t.cfg:6: syscalls.allowed: unknown key (did you mean "
+	    "\"allow\"?)",
 	    "t.cfg:7: filesystem.exec: unknown key",
 	    "t.cfg:8: network.proxy: unknown key",
 	    "t.cfg:9: advisory.block: unknown key",
@@ -486,12 +525,19 @@ static const struct bad_case bads[] = {
 	  { "t.cfg:3: limits: expected a group { ... }, got an integer" } },
 	{ HEAD "filesystem = [ \"/\" ];\n",
 	  { "t.cfg:3: filesystem: expected a group { ... }, got an array" } },
-	{ HEAD "limits: { timeout = \"5\"; };\n",
-	  { "t.cfg:3: limits.timeout: expected seconds (an integer or a "
-	    "number), got a string" } },
+	{ HEAD "limits: { timeout = \"soon\";\n kill_grace = \"10M\";\n"
+	  " cpu = \"30s1m\"; };\n",
+	  { "t.cfg:3: limits.timeout: expected a duration like \"90s\" or "
+	    "\"10m\", got \"soon\"",
+	    "t.cfg:4: limits.kill_grace: expected a duration like \"90s\" or "
+	    "\"10m\", got \"10M\"",
+	    "t.cfg:5: limits.cpu: expected a duration like \"90s\" or "
+	    "\"10m\", got \"30s1m\"" } },
+	{ HEAD "limits: { timeout = \"400d\"; };\n",
+	  { "t.cfg:3: limits.timeout: 3.456e+07 seconds is more than a year" } },
 	{ HEAD "limits: { kill_grace = true; };\n",
-	  { "t.cfg:3: limits.kill_grace: expected seconds (an integer or a "
-	    "number), got a boolean" } },
+	  { "t.cfg:3: limits.kill_grace: expected seconds (an integer, a "
+	    "number or a string like \"10m\"), got a boolean" } },
 	{ HEAD "limits: { processes = 1.5; };\n",
 	  { "t.cfg:3: limits.processes: expected an integer, got a number" } },
 	{ HEAD "limits: { open_files = \"64\"; };\n",
@@ -1141,11 +1187,281 @@ START_TEST(test_facility)
 }
 END_TEST
 
+/* ---- the key table ------------------------------------------------------ */
+
+/* Print @text's policy (loaded from "/") into a malloc'd string. */
+static char *
+printed(const char *text)
+{
+	struct gx_policy pol;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	load_ok(text, "/", &pol);
+	f = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(f);
+	policy_print(&pol, f, NULL);
+	ck_assert_int_eq(fclose(f), 0);
+	policy_free(&pol);
+	return out;
+}
+
+/*
+ * The table's defaults are the parser's: a key written with its default
+ * value prints the same effective policy as the key left out.
+ */
+START_TEST(test_key_defaults)
+{
+	const struct gx_key *k = &gx_keys[_i];
+	char *with, *without, *a, *b;
+
+	if (k->def == NULL || k->group == NULL)
+		return;
+	with = xasprintf(HEAD "%s: { %s = %s; };\n", k->group, k->name,
+	    k->def);
+	without = xasprintf(HEAD "%s: { };\n", k->group);
+	a = printed(with);
+	b = printed(without);
+	ck_assert_msg(strcmp(a, b) == 0, "%s.%s: the default %s is not the "
+	    "parser's:\n%s\n---\n%s", k->group, k->name, k->def, a, b);
+	free(a);
+	free(b);
+	free(with);
+	free(without);
+}
+END_TEST
+
+/* The man page's section for a key's group. */
+static const char *
+man_section(const struct gx_key *k, char *buf, size_t size)
+{
+	const char *dot;
+
+	if (k->group == NULL)
+		return "Top-level settings";
+	dot = strchr(k->group, '.');
+	snprintf(buf, size, "%.*s", dot ? (int)(dot - k->group) :
+	    (int)strlen(k->group), k->group);
+	return buf;
+}
+
+/*
+ * guardexec.cfg(5) documents every key of the table, in its group's
+ * section, with the table's type: ".It Ic timeout Pq duration".
+ */
+START_TEST(test_key_in_manual)
+{
+	const struct gx_key *k = &gx_keys[_i];
+	const char *top = getenv("TOP_SRCDIR");
+	char path[4096], sect[64], want[256], *line = NULL;
+	const char *section;
+	bool in = false, found = false;
+	size_t cap = 0;
+	FILE *f;
+
+	ck_assert_msg(top != NULL, "TOP_SRCDIR is not set (make check sets it)");
+	snprintf(path, sizeof(path), "%s/man/guardexec.cfg.5", top);
+	f = fopen(path, "re");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	section = man_section(k, sect, sizeof(sect));
+	snprintf(want, sizeof(want), ".It Ic %s Pq %s\n", k->name, k->type);
+	while (!found && getline(&line, &cap, f) > 0) {
+		if (strncmp(line, ".Ss ", 4) == 0)
+			in = strncmp(line + 4, section, strlen(section)) == 0 &&
+			    line[4 + strlen(section)] == '\n';
+		else if (in && strcmp(line, want) == 0)
+			found = true;
+	}
+	free(line);
+	fclose(f);
+	ck_assert_msg(found, "guardexec.cfg.5 has no \"%.*s\" in section "
+	    "\"%s\"", (int)strlen(want) - 1, want, section);
+}
+END_TEST
+
+/*
+ * And the other way: every key guardexec.cfg(5) documents (".It Ic KEY
+ * Pq TYPE" in a group's section) is a key of the table.
+ */
+START_TEST(test_manual_in_keys)
+{
+	const char *top = getenv("TOP_SRCDIR");
+	char path[4096], group[64] = "", key[64], *line = NULL;
+	size_t cap = 0;
+	int n = 0;
+	FILE *f;
+
+	ck_assert_msg(top != NULL, "TOP_SRCDIR is not set (make check sets it)");
+	snprintf(path, sizeof(path), "%s/man/guardexec.cfg.5", top);
+	f = fopen(path, "re");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	while (getline(&line, &cap, f) > 0) {
+		const char *g = group[0] ? group : NULL;
+
+		if (strncmp(line, ".Sh ", 4) == 0) {
+			strlcpy(group, "-", sizeof(group));
+			continue;
+		}
+		if (strncmp(line, ".Ss ", 4) == 0) {
+			if (sscanf(line + 4, "%63[^\n]", group) != 1)
+				group[0] = '\0';
+			if (strcmp(group, "Top-level settings") == 0)
+				group[0] = '\0';
+			else if (strchr(group, ' ') != NULL)
+				strlcpy(group, "-", sizeof(group));
+			continue;
+		}
+		if (strcmp(group, "-") == 0 ||
+		    sscanf(line, ".It Ic %63s Pq", key) != 1 ||
+		    strstr(line, " Pq ") == NULL)
+			continue;
+		if (g != NULL && strcmp(g, "advisory") == 0 &&
+		    policy_key_find("advisory.warn", key) != NULL)
+			g = "advisory.warn";
+		ck_assert_msg(policy_key_find(g, key) != NULL, "guardexec.cfg.5 "
+		    "documents %s%s%s, which the key table does not have",
+		    g ? g : "", g ? "." : "", key);
+		n++;
+	}
+	free(line);
+	fclose(f);
+	ck_assert_int_gt(n, 30);
+}
+END_TEST
+
+/* Every key has a one-line doc, and the groups all have keys. */
+START_TEST(test_key_table)
+{
+	for (const struct gx_key *k = gx_keys; k->name != NULL; k++) {
+		ck_assert_msg(k->doc != NULL && k->doc[0] != '\0' &&
+		    strchr(k->doc, '\n') == NULL, "%s: doc", k->name);
+		ck_assert_ptr_eq(policy_key_find(k->group, k->name), k);
+	}
+	for (const struct gx_group *g = gx_groups; g->name != NULL; g++) {
+		int n = 0;
+
+		ck_assert_msg(g->doc != NULL, "%s: doc", g->name);
+		for (const struct gx_key *k = gx_keys; k->name != NULL; k++)
+			n += k->group != NULL && strcmp(k->group, g->name) == 0;
+		ck_assert_msg(n > 0, "group %s has no keys", g->name);
+	}
+	ck_assert_ptr_null(policy_key_find("limits", "timout"));
+	ck_assert_ptr_null(policy_key_find(NULL, "limits"));
+}
+END_TEST
+
+static const struct {
+	const char *group, *name, *want;
+} nearest[] = {
+	{ "limits", "timout", "timeout" },
+	{ "limits", "tiemout", "timeout" },         /* a swap is one edit */
+	{ "limits", "memroy", "memory" },
+	{ "limits", "open_file", "open_files" },
+	{ "limits", "timeout_s", "timeout" },
+	{ NULL, "limit", "limits" },                /* a group, top level */
+	{ NULL, "verison", "version" },
+	{ NULL, "syscall", "syscalls" },
+	{ "audit", "on_failure", NULL },            /* too far */
+	{ "limits", "cp", NULL },                   /* too short to guess */
+	{ "limits", "xyz", NULL },
+	{ "advisory.warn", "regexp", "regex" },
+	{ "network", "mdoe", "mode" },
+	{ "filesystem", "tpm", "tmp" },
+	{ "isolation", "requires", "require" },
+};
+
+START_TEST(test_key_nearest)
+{
+	const char *got = policy_key_nearest(nearest[_i].group,
+	    nearest[_i].name);
+
+	if (nearest[_i].want == NULL)
+		ck_assert_msg(got == NULL, "%s: suggested \"%s\"",
+		    nearest[_i].name, got);
+	else
+		ck_assert_msg(got != NULL && strcmp(got, nearest[_i].want) == 0,
+		    "%s: suggested \"%s\", want \"%s\"", nearest[_i].name,
+		    got ? got : "(none)", nearest[_i].want);
+}
+END_TEST
+
+/* The name tables: every name maps to its value and back. */
+START_TEST(test_names)
+{
+	const struct gx_name *const tables[] = { gx_stdin_names,
+		gx_overflow_names, gx_keep_names, gx_action_names,
+		gx_net_names, gx_logfail_names, gx_tmp_names,
+		gx_facility_names };
+
+	for (int t = 0; t < N(tables); t++)
+		for (const struct gx_name *n = tables[t]; n->name != NULL; n++) {
+			ck_assert_int_eq(policy_value_of(tables[t], n->name),
+			    n->value);
+			ck_assert_str_eq(policy_name_of(tables[t], n->value),
+			    n->name);
+		}
+	ck_assert_str_eq(policy_name_of(gx_action_names, GX_ACTION_LOG), "log");
+	ck_assert_str_eq(policy_name_of(gx_action_names, 42), "?");
+	ck_assert_int_eq(policy_value_of(gx_action_names, "Kill"), -1);
+	ck_assert_int_eq(policy_value_of(gx_action_names, ""), -1);
+}
+END_TEST
+
+/*
+ * --init's template: every key with a template value is in it, under its
+ * doc line, and the template is a policy that loads.
+ */
+START_TEST(test_template)
+{
+	char *reads[] = { "/usr", "/etc", NULL };
+	struct gx_policy pol;
+	char *text = NULL, *want;
+	size_t len = 0;
+	FILE *out;
+
+	out = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(out);
+	policy_print_template(out, "my \"repo\"-agent", reads);
+	ck_assert_int_eq(fclose(out), 0);
+	for (const struct gx_key *k = gx_keys; k->name != NULL; k++) {
+		if (k->init == NULL)
+			continue;
+		want = xasprintf("  # %s\n  %s = ", k->doc, k->name);
+		ck_assert_msg(strstr(text, want) != NULL, "no \"%s\" in\n%s",
+		    want, text);
+		free(want);
+	}
+	ck_assert_ptr_nonnull(strstr(text, "read = [ \"/usr\", \"/etc\" ];"));
+	load_ok(text, "/", &pol);
+	ck_assert_str_eq(pol.name, "my \"repo\"-agent");
+	ck_assert_double_eq(pol.limits.timeout, 600);
+	ck_assert(pol.has_syscalls && pol.has_filesystem && pol.has_env);
+	ck_assert_uint_eq(pol.n_advisory, 2);
+	policy_free(&pol);
+	free(text);
+}
+END_TEST
+
+/* An errno with no name prints as its number, so it reads back. */
+START_TEST(test_print_errno_number)
+{
+	char *text = printed(HEAD "syscalls: { errno = 4095; };\n");
+
+	ck_assert_msg(strstr(text, "  errno = 4095;\n") != NULL, "%s", text);
+	free(text);
+}
+END_TEST
+
 Suite *
 policy_suite(void)
 {
 	Suite *s = suite_create("policy");
+	int n_keys = 0;
 	TCase *tc;
+
+	while (gx_keys[n_keys].name != NULL)
+		n_keys++;
 
 	tc = tcase_create("good");
 	tcase_set_timeout(tc, 10);
@@ -1185,6 +1501,18 @@ policy_suite(void)
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, test_print_reload);
 	tcase_add_test(tc, test_print_override);
+	tcase_add_test(tc, test_print_errno_number);
+	tcase_add_test(tc, test_template);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("keys");
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, test_key_table);
+	tcase_add_test(tc, test_manual_in_keys);
+	tcase_add_loop_test(tc, test_key_defaults, 0, n_keys);
+	tcase_add_loop_test(tc, test_key_in_manual, 0, n_keys);
+	tcase_add_loop_test(tc, test_key_nearest, 0, N(nearest));
+	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
