@@ -11,6 +11,9 @@
 
 #include "policy.h"
 #include "relay.h"
+#include "runner.h"
+
+Suite *relay_suite(void);
 
 Suite *relay_suite(void);
 
@@ -153,15 +156,4 @@ relay_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(relay_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(relay_suite)
