@@ -165,8 +165,15 @@ sys_caller_home(void)
 {
 	const char *home = getenv("HOME");
 	struct passwd *pw;
+	struct stat st;
 
-	if (home != NULL && home[0] == '/')
+	/*
+	 * $HOME only when it is the caller's own directory: after su or
+	 * setpriv without a fresh environment it still names the previous
+	 * user's, whose trust store this caller can neither read nor own.
+	 */
+	if (home != NULL && home[0] == '/' && stat(home, &st) == 0 &&
+	    st.st_uid == getuid())
 		return xstrdup(home);
 	pw = getpwuid(getuid());
 	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/')

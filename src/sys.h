@@ -46,8 +46,8 @@ void sys_wipe_environ(char **env);
 char *sys_default_log(void);
 
 /*
- * The caller's home directory: $HOME when absolute, else the passwd
- * entry of the real uid.  Read it before the environment is wiped.
+ * The caller's home directory: $HOME when it is a directory the real
+ * uid owns, else the passwd entry of the real uid.  Read it before the environment is wiped.
  * Returns a malloc'd path or NULL.
  */
 char *sys_caller_home(void);
