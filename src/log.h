@@ -18,6 +18,14 @@ void die(const char *fmt, ...)
 /* Like die(), with ": strerror(errno)" appended. */
 void die_errno(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
+/*
+ * Have die() and die_errno() call @fn with the message (without the
+ * "guardexec: " prefix) before they exit; NULL removes it.  The hook runs
+ * at most once: a die() inside it exits at once.  main uses it so that,
+ * once the command may run, no failure ends guardexec without a record.
+ */
+void log_set_die_hook(void (*fn)(const char *msg));
+
 /* Print "guardexec: MSG" to stderr; never fails, never exits. */
 void warnx_gx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
