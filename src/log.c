@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "log.h"
-#include "util.h"
 
 static void (*die_hook)(const char *msg);
 

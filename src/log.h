@@ -6,6 +6,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* guardexec's own exit statuses (see guardexec(1), EXIT STATUS). */
+enum gx_exit {
+	GX_EXIT_TIMEOUT = 124,   /* the wall-clock timeout fired */
+	GX_EXIT_FAILURE = 125,   /* guardexec itself failed; nothing was run */
+	GX_EXIT_NOEXEC = 126,    /* found but could not be executed */
+	GX_EXIT_NOTFOUND = 127,  /* command not found */
+};
+
 /*
  * Diagnostics and allocators.  Every message starts with "guardexec: ".
  * Only main.c and the pre-exec child may end the process; library modules
