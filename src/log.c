@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "log.h"
-#include "util.h"
 
 /* Who speaks in messages, and die()'s exit status (log_set_program). */
 static const char *prog_name = "guardexec";
 static int fail_status = GX_EXIT_FAILURE;
+static void (*die_hook)(const char *msg);
 
 void
 log_set_program(const char *name, int status)
@@ -20,56 +20,78 @@ log_set_program(const char *name, int status)
 	fail_status = status;
 }
 
-static void vmsg(const char *fmt, va_list ap, int errsv)
-	__attribute__((format(printf, 1, 0)));
+static void vmsg(char *buf, size_t size, const char *fmt, va_list ap,
+    int errsv) __attribute__((format(printf, 3, 0)));
 
+/* Format into @buf (with ": strerror" when @errsv) and print it. */
 static void
-vmsg(const char *fmt, va_list ap, int errsv)
+vmsg(char *buf, size_t size, const char *fmt, va_list ap, int errsv)
 {
-	char buf[2048];
 	int n;
 
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vsnprintf(buf, size, fmt, ap);
 	if (n < 0)
 		buf[0] = '\0';
-	if (errsv)
-		fprintf(stderr, "%s: %s: %s\n", prog_name, buf,
-		    strerror(errsv));
-	else
-		fprintf(stderr, "%s: %s\n", prog_name, buf);
+	if (errsv) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len, ": %s", strerror(errsv));
+	}
+	fprintf(stderr, "%s: %s\n", prog_name, buf);
 	fflush(stderr);
+}
+
+void
+log_set_die_hook(void (*fn)(const char *msg))
+{
+	die_hook = fn;
+}
+
+/* The hook runs once: a die() inside it just exits. */
+static void __attribute__((noreturn))
+die_exit(const char *msg)
+{
+	void (*fn)(const char *) = die_hook;
+
+	die_hook = NULL;
+	if (fn != NULL)
+		fn(msg);
+	exit(fail_status);
 }
 
 void
 die(const char *fmt, ...)
 {
+	char buf[2048];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap, 0);
+	vmsg(buf, sizeof(buf), fmt, ap, 0);
 	va_end(ap);
-	exit(fail_status);
+	die_exit(buf);
 }
 
 void
 die_errno(const char *fmt, ...)
 {
 	int errsv = errno;
+	char buf[2048];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap, errsv);
+	vmsg(buf, sizeof(buf), fmt, ap, errsv);
 	va_end(ap);
-	exit(fail_status);
+	die_exit(buf);
 }
 
 void
 warnx_gx(const char *fmt, ...)
 {
+	char buf[2048];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap, 0);
+	vmsg(buf, sizeof(buf), fmt, ap, 0);
 	va_end(ap);
 }
 
