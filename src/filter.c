@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stdlib.h>
@@ -232,8 +233,38 @@ out:
 	return rc;
 }
 
+/*
+ * With a syscalls group, no new namespace from inside the sandbox:
+ * clone() and unshare() with any CLONE_NEW* flag, and setns(), fail with
+ * EPERM whatever the allow list says (clone3 is ENOSYS anyway).  A
+ * nested user namespace would hand the command capabilities again.
+ */
 static int
-build_guard(bool net_seccomp, struct sock_fprog *prog, struct gx_diag *diag)
+guard_namespaces(scmp_filter_ctx ctx)
+{
+	static const unsigned long fl[] = { CLONE_NEWUSER, CLONE_NEWNS,
+		CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS,
+		CLONE_NEWCGROUP };
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < sizeof(fl) / sizeof(fl[0]); i++) {
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, fl[i],
+		    fl[i]));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+			    SCMP_SYS(unshare), 1, SCMP_A0(SCMP_CMP_MASKED_EQ,
+			    fl[i], fl[i]));
+	}
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(setns), 0);
+	return rc;
+}
+
+static int
+build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
+    struct gx_diag *diag)
 {
 	static const unsigned long ttyops[] = { TIOCSTI, TIOCLINUX };
 	scmp_filter_ctx ctx;
@@ -251,6 +282,8 @@ build_guard(bool net_seccomp, struct sock_fprog *prog, struct gx_diag *diag)
 	for (size_t i = 0; rc == 0 && i < 2; i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
 		    1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ttyops[i]));
+	if (rc == 0 && no_ns)
+		rc = guard_namespaces(ctx);
 	if (rc == 0 && net_seccomp) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES),
 		    SCMP_SYS(socket), 1,
@@ -363,7 +396,7 @@ filter_build(const struct gx_policy *pol, bool net_seccomp, bool learn,
     struct gx_filter *f, struct gx_diag *diag)
 {
 	memset(f, 0, sizeof(*f));
-	if (build_guard(net_seccomp, &f->guard, diag) < 0)
+	if (build_guard(net_seccomp, pol->has_syscalls, &f->guard, diag) < 0)
 		return -1;
 	if (learn) {
 		if (build_policy(pol, V_LEARN, &f->notify, diag) < 0)

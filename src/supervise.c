@@ -33,6 +33,7 @@
 #include "filter.h"
 #include "rlimits.h"
 #include "log.h"
+#include "ns.h"
 #include "policy.h"
 #include "supervise.h"
 #include "util.h"
@@ -111,6 +112,8 @@ enum child_stage {
 	STAGE_LANDLOCK,
 	STAGE_SECCOMP,
 	STAGE_EXEC,
+	STAGE_NS,           /* the namespace init; arg: its step */
+	STAGE_CAPS,
 	/* Not failures: the listener handshake (see bootstrap()). */
 	STAGE_LISTENER_READY = 100,
 	STAGE_LISTENER_FALLBACK,
@@ -130,6 +133,9 @@ struct child_err {
 	int err;
 	int arg;
 };
+
+/* Set before the fork: the child runs as pid 2 of its own namespaces. */
+static bool child_in_ns;
 
 static void
 child_say(int fd, int stage, int err)
@@ -228,8 +234,12 @@ child_main(const struct gx_run *run, bool plain, pid_t parent, int errfd,
 	}
 
 	/* (5) Namespaces need privileges we are about to drop. */
-	if (run->netns && unshare(CLONE_NEWNET) < 0)
+	if (run->netns && !child_in_ns && unshare(CLONE_NEWNET) < 0)
 		child_fail(errfd, STAGE_NETNS, 0);
+
+	/* (5b) In our own user namespace: see (6b). */
+	if (child_in_ns && ns_limit_caps() < 0)
+		child_fail(errfd, STAGE_CAPS, 0);
 
 	/* (6) command.user: groups, then gid, then uid; verify each took. */
 	if (run->drop_user) {
@@ -251,6 +261,14 @@ child_main(const struct gx_run *run, bool plain, pid_t parent, int errfd,
 			child_fail(errfd, STAGE_USER, 1);
 		}
 	}
+
+	/*
+	 * (6b) In our own user namespace we hold every capability there
+	 * (uid 0 or not): none may reach the command, which could otherwise
+	 * remount the view read-write, mount, or chown what it sees.
+	 */
+	if (child_in_ns && ns_drop_caps() < 0)
+		child_fail(errfd, STAGE_CAPS, 0);
 
 	/* (7) no_new_privs: setuid binaries no longer raise privileges. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -310,6 +328,8 @@ describe_child_err(const struct child_err *ce, struct gx_outcome *out)
 	case STAGE_CHDIR: what = "changing to the working directory"; break;
 	case STAGE_RLIMIT: what = limits_resource_name(ce->arg); break;
 	case STAGE_NETNS: what = "unshare(CLONE_NEWNET)"; break;
+	case STAGE_NS: what = ns_step_name(ce->arg); break;
+	case STAGE_CAPS: what = "dropping capabilities"; break;
 	case STAGE_USER: what = ce->arg ? "dropping privileges did not take" :
 	    "switching to command.user"; break;
 	case STAGE_NNP: what = "prctl(PR_SET_NO_NEW_PRIVS)"; break;
@@ -943,7 +963,8 @@ struct notify {
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
 	const struct gx_run *run;
-	pid_t child;
+	pid_t child;                /* ours: the command, or the namespace init */
+	pid_t cmd;                  /* the command (0: not known yet) */
 	bool exec_done;
 	struct gx_outcome *out;
 };
@@ -1016,7 +1037,7 @@ notify_handle(struct notify *ns)
 			pid_t tgid = tgid_of((pid_t)req->pid);
 
 			if (seccomp_notify_id_valid(ns->fd, req->id) == 0) {
-				if (tgid == ns->child)
+				if (tgid == ns->cmd)
 					ns->out->seccomp_killed = true;
 				kill(tgid, SIGKILL);
 			}
@@ -1038,7 +1059,7 @@ notify_handle(struct notify *ns)
 static int
 bootstrap(struct notify *ns, int stp, struct child_err *ce)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, ns->child, 0);
+	int pidfd = ns->cmd > 0 ? (int)syscall(SYS_pidfd_open, ns->cmd, 0) : -1;
 	bool expect_listener = false;
 	int rc = 0;
 
@@ -1091,11 +1112,18 @@ bootstrap(struct notify *ns, int stp, struct child_err *ce)
 			break;          /* EOF: execve happened */
 		if (ce->stage == STAGE_LISTENER_READY) {
 			expect_listener = true;
+			if (pidfd < 0) {
+				/* In a PID namespace: the init's one child. */
+				ns->cmd = ns_command_pid(ns->child);
+				pidfd = (int)syscall(SYS_pidfd_open, ns->cmd, 0);
+			}
 		} else if (ce->stage == STAGE_LISTENER_FALLBACK) {
 			snprintf(ns->out->reporting, sizeof(ns->out->reporting),
 			    "unavailable: %s (plain seccomp actions, no names)",
 			    ce->err == EBUSY ? "a seccomp listener is already "
 			    "installed (nested guardexec?)" : strerror(ce->err));
+			if (ns->child != ns->cmd)
+				kill(ns->child, SIGKILL);  /* the init */
 			waitpid(ns->child, NULL, 0);
 			rc = -2;
 			break;
@@ -1154,7 +1182,8 @@ reap(pid_t child, bool *child_done, int *child_status)
 
 	while ((p = wait4(-1, &st, WNOHANG, &ru)) > 0) {
 		add_rusage(&ru);
-		if (p == child) {
+		/* A namespace init reports the command's status before. */
+		if (p == child && !*child_done) {
 			*child_done = true;
 			*child_status = st;
 		}
@@ -1195,6 +1224,65 @@ kill_all_and_reap(pid_t self, pid_t pgid, pid_t child, bool *child_done,
 	}
 }
 
+/* The command's side of a namespace run (see ns.h). */
+struct ns_child {
+	const struct gx_run *run;
+	bool plain;
+	int errfd, out_w, err_w;
+};
+
+static void
+ns_command(void *arg)
+{
+	const struct ns_child *c = arg;
+
+	child_main(c->run, c->plain, 1, c->errfd, c->out_w, c->err_w);
+}
+
+static void
+ns_fail(void *arg, int step)
+{
+	const struct ns_child *c = arg;
+
+	child_fail(c->errfd, STAGE_NS, step);
+}
+
+/*
+ * Start the command: in its own namespaces when the run asks for them
+ * and the kernel allows (the init is then our child), else by fork.
+ */
+static pid_t
+start_child(const struct gx_run *run, bool plain, pid_t self, int errfd,
+    int out_w, int err_w, struct gx_ns_run *nsr, struct gx_outcome *out)
+{
+	struct ns_child c = { run, plain, errfd, out_w, err_w };
+	struct gx_ns_spec spec = {
+		.pol = run->pol, .cwd = run->cwd,
+		.landlock_fd = run->landlock_fd,
+		.landlock_abi = run->landlock_abi,
+		.netns = run->netns,
+		.command = ns_command, .fail = ns_fail, .arg = &c,
+	};
+	pid_t pid;
+
+	child_in_ns = false;
+	out->namespaces = 0;
+	if (run->use_ns) {
+		child_in_ns = true;
+		if (ns_start(&spec, nsr) == 0) {
+			out->namespaces = nsr->namespaces;
+			return nsr->init;
+		}
+		child_in_ns = false;
+		snprintf(out->ns_missing, sizeof(out->ns_missing),
+		    "the kernel refused new namespaces: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid == 0)
+		child_main(run, plain, self, errfd, out_w, err_w);
+	return pid;
+}
+
 int
 supervise_run(const struct gx_run *run, struct gx_outcome *out)
 {
@@ -1206,6 +1294,7 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	double deadline = 0, kill_at = 0, idle_since = 0;
 	bool child_done = false, family_dead = false, killed_overflow = false;
 	struct notify ns = { 0 };
+	struct gx_ns_run nsr = { .init = -1, .alive_w = -1, .report_r = -1 };
 	int sentinel_fd = -1;
 	pid_t sentinel_pid = -1;
 	struct relay r;
@@ -1251,20 +1340,20 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		set_pipe_size(outp[1]);
 		set_pipe_size(errp[1]);
 
-		child = fork();
+		ns_end(&nsr);
+		child = start_child(run, attempt > 0, self, stp[1], outp[1],
+		    errp[1], &nsr, out);
 		if (child < 0) {
 			snprintf(out->error, sizeof(out->error), "fork: %s",
 			    strerror(errno));
 			goto refused;
 		}
-		if (child == 0)
-			child_main(run, attempt > 0, self, stp[1], outp[1],
-			    errp[1]);
 		close(stp[1]);
 		close(outp[1]);
 		close(errp[1]);
 		stp[1] = outp[1] = errp[1] = -1;
 		ns.child = child;
+		ns.cmd = out->namespaces ? 0 : child;
 		ns.exec_done = false;
 		bs = bootstrap(&ns, stp[0], &ce);
 		close(stp[0]);
@@ -1297,6 +1386,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		{
 			struct rusage ru;
 
+			if (out->namespaces)
+				kill(child, SIGKILL);   /* the init */
 			if (wait4(child, NULL, 0, &ru) == child)
 				add_rusage(&ru);
 		}
@@ -1305,6 +1396,7 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		close(sfd);
 		if (ns.fd >= 0)
 			close(ns.fd);
+		ns_end(&nsr);
 		seccomp_notify_free(ns.req, ns.resp);
 		clock_gettime(CLOCK_REALTIME, &out->end);
 		clock_gettime(CLOCK_MONOTONIC, &mono1);
@@ -1326,17 +1418,29 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 		return -1;
 	}
 
-	/* If guardexec dies from here on, the sentinel ends the family. */
-	sentinel_fd = sentinel_start(child, run->cgroup, &sentinel_pid);
+	/*
+	 * If guardexec dies from here on, the namespace init dies with it
+	 * and the kernel ends the family; without namespaces, the sentinel
+	 * does what it can.
+	 */
+	if (!out->namespaces)
+		sentinel_fd = sentinel_start(child, run->cgroup, &sentinel_pid);
 	relay_init(&r, run->pol);
 	buf = xmalloc(RELAY_BUF);
 	if (run->pol->limits.timeout > 0)
 		deadline = now_ms() + run->pol->limits.timeout * 1e3;
 
 	for (;;) {
-		struct pollfd pfd[6];
+		struct pollfd pfd[7];
 		int np = 0, timeout_ms = -1, ix_out = -1, ix_err = -1, ix_n = -1;
 		double now = now_ms(), next = 0;
+		int nst;
+
+		/* The namespace init reports the command's end. */
+		if (nsr.report_r >= 0 && ns_read_status(&nsr, &nst) == 1) {
+			child_status = nst;
+			child_done = true;
+		}
 
 		/* Timers: the wall-clock timeout, then the kill grace. */
 		if (!child_done && deadline > 0 && now >= deadline &&
@@ -1395,6 +1499,8 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 			if (sink_busy(&r.sink[i]))
 				pfd[np++] = (struct pollfd){ r.sink[i].fd,
 				    POLLOUT, 0 };
+		if (nsr.report_r >= 0 && !child_done)
+			pfd[np++] = (struct pollfd){ nsr.report_r, POLLIN, 0 };
 
 		if (!child_done && deadline > 0 && !out->timed_out)
 			next = deadline;
@@ -1478,6 +1584,7 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	if (run->cgroup != NULL)
 		cgroup_kill_all(run->cgroup);
 	kill_all_and_reap(self, 0, child, &child_done, &child_status, 0);
+	ns_end(&nsr);
 
 	clock_gettime(CLOCK_REALTIME, &out->end);
 	clock_gettime(CLOCK_MONOTONIC, &mono1);
@@ -1524,6 +1631,7 @@ refused:
 	}
 	if (sfd >= 0)
 		close(sfd);
+	ns_end(&nsr);
 	clock_gettime(CLOCK_REALTIME, &out->end);
 	out->status = GX_STATUS_REFUSED;
 	out->exit_code = GX_EXIT_FAILURE;

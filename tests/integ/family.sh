@@ -14,36 +14,32 @@ EOF2
 
 # A double-forked setsid daemon that closed its output.
 run_gx -p "$P" -- "$HELPERS/daemonize" "$T/daemon.pid"
-d=$(cat "$T/daemon.pid" 2>/dev/null || echo 0)
-track_pid "$d"
+track_pidfile "$T/daemon.pid"
 is "the daemonizing command exits 0" "$rc" 0
-check "the setsid daemon is dead when guardexec returns" sh -c "! test -d /proc/$d || grep -q '^State:.*Z' /proc/$d/status"
+check "the setsid daemon is dead when guardexec returns" gone "$T/daemon.pid"
 
 # A daemon that holds stdout and stderr open: guardexec must not wait
 # for EOF on pipes held by a leftover.
 timeout -s KILL 60 "$GUARDEXEC" -l "$T/audit.log" -p "$P" -- \
 	"$HELPERS/daemonize" "$T/holder.pid" hold > "$T/out2" 2>&1
 rc=$?
-h=$(cat "$T/holder.pid" 2>/dev/null || echo 0)
-track_pid "$h"
+track_pidfile "$T/holder.pid"
 is "returns although a daemon holds the pipes" "$rc" 0
-check "the pipe-holding daemon is dead" sh -c "! test -d /proc/$h"
+check "the pipe-holding daemon is dead" gone "$T/holder.pid"
 
 # A background job of a shell (the classic leak).
 timeout -s KILL 60 "$GUARDEXEC" -l "$T/audit.log" -p "$P" -- \
-	sh -c 'sleep 300 & echo $! > '"$T"'/bg.pid; echo hi' > "$T/out3" 2>&1
+	sh -c 'readlink /proc/self/ns/pid > '"$T"'/bg.pid.ns; sleep 300 & echo $! > '"$T"'/bg.pid; echo hi' > "$T/out3" 2>&1
 rc=$?
-b=$(cat "$T/bg.pid" 2>/dev/null || echo 0)
-track_pid "$b"
+track_pidfile "$T/bg.pid"
 is "sh -c 'sleep 300 & echo hi' returns at once with 0" "$rc" 0
 is "its output arrives" "$(cat "$T/out3")" "hi"
-check "the background sleep is dead" sh -c "! test -d /proc/$b"
+check "the background sleep is dead" gone "$T/bg.pid"
 
 # Deep chain: a grandchild of a grandchild in new sessions.
 timeout -s KILL 60 "$GUARDEXEC" -l "$T/audit.log" -p "$P" -- \
-	sh -c "setsid sh -c 'setsid sleep 300 & echo \$! > $T/deep.pid' ; sleep 0.2" \
+	sh -c "readlink /proc/self/ns/pid > $T/deep.pid.ns; setsid sh -c 'setsid sleep 300 & echo \$! > $T/deep.pid' ; sleep 0.2" \
 	> /dev/null 2>&1
-dp=$(cat "$T/deep.pid" 2>/dev/null || echo 0)
-track_pid "$dp"
-check "a nested setsid sleep is dead" sh -c "test $dp != 0 && ! test -d /proc/$dp"
+track_pidfile "$T/deep.pid"
+check "a nested setsid sleep is dead" gone "$T/deep.pid"
 finish

@@ -56,6 +56,36 @@ unlike() {
 
 track_pid() { _tracked="$_tracked $*"; }
 
+# Pid files written inside a run: with its own PID namespace (guardexec
+# makes one where the kernel allows), the pid is the command's view and
+# means nothing here; the writer then leaves FILE.ns, its namespace
+# (see tests/helpers/daemonize.c), or a shell writes it with
+# "readlink /proc/self/ns/pid > FILE.ns".
+_own_pidns=$(readlink /proc/self/ns/pid 2>/dev/null)
+in_own_ns() { [ -s "$1.ns" ] && [ "$(cat "$1.ns")" != "$_own_pidns" ]; }
+# ns_alive NS: some process we can see is in PID namespace NS.
+ns_alive() {
+	local l
+	for l in /proc/[0-9]*/ns/pid; do
+		[ "$(readlink "$l" 2>/dev/null)" = "$1" ] && return 0
+	done
+	return 1
+}
+# gone PIDFILE: the process that wrote PIDFILE no longer runs (inside a
+# PID namespace: nothing runs in that namespace any more).
+gone() {
+	[ -s "$1" ] || return 1
+	if in_own_ns "$1"; then
+		! ns_alive "$(cat "$1.ns")"
+	else
+		! alive "$(cat "$1" 2>/dev/null || echo 0)"
+	fi
+}
+# track_pidfile PIDFILE: track_pid, for a pid that is ours to kill.
+track_pidfile() {
+	in_own_ns "$1" || track_pid "$(cat "$1" 2>/dev/null || echo 0)"
+}
+
 # count_cmdline WORD: live processes whose command line contains WORD.
 count_cmdline() {
 	local n=0 f
