@@ -5,6 +5,7 @@
  * operation; exits 0 when all succeeded, 1 otherwise.
  *
  *   read PATH            open and read one byte
+ *   open-tty PATH        open a terminal read-write (no read)
  *   mknod-chr PATH       mknod a char device (1,11: /dev/kmsg), open it O_RDWR
  *   mknod-blk PATH       mknod a block device (7,0: loop0), open it O_RDWR
  *   chmod PATH | chown PATH | setxattr PATH | utimes PATH
@@ -136,6 +137,8 @@ attempt(const char *op, char **argv, int *used)
 			return -1;
 		return 0;
 	}
+	if (strcmp(op, "open-tty") == 0)
+		return open(a, O_RDWR | O_NOCTTY | O_NONBLOCK);
 	if (strcmp(op, "mknod-chr") == 0)
 		return mknod_open(a, S_IFCHR, makedev(1, 11));
 	if (strcmp(op, "mknod-blk") == 0)
