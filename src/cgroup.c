@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -336,39 +337,79 @@ cgroup_join(const struct gx_cgroup *cg)
 	return 0;
 }
 
-/* Kill what cgroup.procs lists; returns how many were listed. */
+/*
+ * "@dir/@file" into @buf without stdio or allocation (the sentinel uses
+ * it after fork).  -1 when it does not fit.
+ */
+static int
+join_safe(char *buf, size_t n, const char *dir, const char *file)
+{
+	size_t a = strlen(dir), b = strlen(file);
+
+	if (a + 1 + b + 1 > n)
+		return -1;
+	memcpy(buf, dir, a);
+	buf[a] = '/';
+	memcpy(buf + a + 1, file, b + 1);
+	return 0;
+}
+
+/*
+ * Kill what @dir's cgroup.procs lists; returns how many were listed.
+ * Async-signal-safe: open/read/kill, digits parsed by hand.
+ */
 static int
 kill_listed(const char *dir)
 {
-	char *p = xasprintf("%s/cgroup.procs", dir), *line = NULL;
-	size_t cap = 0;
-	int n = 0;
-	FILE *f = fopen(p, "re");
+	char path[4096], buf[4096];
+	long pid = 0;
+	bool in_num = false;
+	int n = 0, fd;
+	ssize_t got;
 
-	free(p);
-	if (f == NULL)
+	if (join_safe(path, sizeof(path), dir, "cgroup.procs") < 0)
 		return 0;
-	while (getline(&line, &cap, f) > 0) {
-		pid_t pid = (pid_t)atoi(line);
-
-		if (pid > 0) {
-			kill(pid, SIGKILL);
-			n++;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	while ((got = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < got; i++) {
+			if (buf[i] >= '0' && buf[i] <= '9') {
+				pid = pid * 10 + (buf[i] - '0');
+				in_num = true;
+				continue;
+			}
+			if (in_num && pid > 0) {
+				kill((pid_t)pid, SIGKILL);
+				n++;
+			}
+			pid = 0;
+			in_num = false;
 		}
 	}
-	free(line);
-	fclose(f);
+	if (in_num && pid > 0) {
+		kill((pid_t)pid, SIGKILL);
+		n++;
+	}
+	close(fd);
 	return n;
 }
 
 void
 cgroup_kill_all(const struct gx_cgroup *cg)
 {
+	char path[4096];
+	int fd;
+
 	if (!cg->active)
 		return;
-	if (cg->version == 2)
-		(void)write_str(cg->dir[0], "cgroup.kill", "1");
+	if (cg->version == 2 && join_safe(path, sizeof(path), cg->dir[0],
+	    "cgroup.kill") == 0 && (fd = open(path, O_WRONLY | O_CLOEXEC)) >= 0) {
+		(void)!write(fd, "1", 1);
+		close(fd);
+	}
 	for (int round = 0; round < 2000; round++) {
+		struct timespec ms = { 0, 1000000 };
 		int n = 0;
 
 		for (int c = 0; c < GX_CG_N; c++)
@@ -376,7 +417,7 @@ cgroup_kill_all(const struct gx_cgroup *cg)
 				n += kill_listed(cg->dir[c]);
 		if (n == 0)
 			return;
-		usleep(1000);
+		nanosleep(&ms, NULL);
 	}
 }
 

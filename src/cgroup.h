@@ -38,8 +38,9 @@ int cgroup_prepare(const struct gx_policy *pol, struct gx_cgroup *cg);
 int cgroup_join(const struct gx_cgroup *cg);
 
 /*
- * Parent side, at the end: kill everything still in the cgroup (v2's
- * cgroup.kill where available), wait until it is empty (bounded).
+ * Kill everything still in the cgroup (v2's cgroup.kill where
+ * available), wait until it is empty (bounded).  Async-signal-safe (no
+ * allocation, no stdio): guardexec at the end, and the sentinel.
  */
 void cgroup_kill_all(const struct gx_cgroup *cg);
 

@@ -22,6 +22,7 @@ struct gx_run {
 	int landlock_fd;            /* ruleset to restrict to, or -1 */
 	int landlock_abi;
 	bool use_ns;                /* own user/pid/mount/ipc namespaces */
+	bool in_ns;                 /* (set by supervise) they applied */
 	const struct gx_cgroup *cgroup;  /* the run's cgroup, or NULL */
 	bool netns;                 /* a new network namespace */
 	bool use_rlimit_as;         /* limits.memory as RLIMIT_AS */

@@ -7,12 +7,59 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "sys.h"
 #include "util.h"
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* The fallback's bound: the soft fd limit, at most 65536. */
+static int
+fd_bound(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur > 65536)
+		return 65536;
+	return (int)rl.rlim_cur;
+}
+
+void
+sys_close_from(int lowfd)
+{
+	if (syscall(SYS_close_range, (unsigned)lowfd, ~0U, 0U) == 0)
+		return;
+	for (int fd = lowfd, max = fd_bound(); fd < max; fd++)
+		(void)close(fd);
+}
+
+int
+sys_cloexec_from(int lowfd)
+{
+	if (syscall(SYS_close_range, (unsigned)lowfd, ~0U,
+	    CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+	for (int fd = lowfd, max = fd_bound(); fd < max; fd++)
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+double
+sys_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 int
 sys_ensure_stdio(void)

@@ -8,6 +8,17 @@
 
 /* OS helpers with side effects (minijail's util/system split). */
 
+/*
+ * Close every fd from @lowfd up (close_range(2), else a loop up to the
+ * RLIMIT_NOFILE soft limit).  Async-signal-safe: the child uses it.
+ */
+void sys_close_from(int lowfd);
+/* Mark every fd from @lowfd up close-on-exec, the same way.  0 or -1. */
+int sys_cloexec_from(int lowfd);
+
+/* CLOCK_MONOTONIC in milliseconds. */
+double sys_now_ms(void);
+
 /* Open /dev/null on any of fds 0, 1, 2 that is closed.  -1 on failure. */
 int sys_ensure_stdio(void);
 

@@ -66,7 +66,8 @@ in_own_ns() { [ -s "$1.ns" ] && [ "$(cat "$1.ns")" != "$_own_pidns" ]; }
 # ns_alive NS: some process we can see is in PID namespace NS.
 ns_alive() {
 	local l
-	for l in /proc/[0-9]*/ns/pid; do
+	# Every thread: a zombie leader's own links are gone.
+	for l in /proc/[0-9]*/task/[0-9]*/ns/pid; do
 		[ "$(readlink "$l" 2>/dev/null)" = "$1" ] && return 0
 	done
 	return 1
@@ -81,6 +82,33 @@ gone() {
 		! alive "$(cat "$1" 2>/dev/null || echo 0)"
 	fi
 }
+# no_ns_setup: $NO_NS, a command prefix that runs guardexec where the
+# kernel refuses new namespaces (a user namespace of the caller's own
+# ids whose parent allows no more): to test the fallback (the sentinel,
+# the /proc walk, the record's "missing").  Empty, with $NO_NS_REASON,
+# where that cannot be made.  Nothing outside the test changes.
+no_ns_setup() {
+	NO_NS=""
+	NO_NS_REASON=""
+	cat > "$T/no-ns" <<'EOF2'
+#!/bin/sh
+GX_U=$(id -u) GX_G=$(id -g) exec unshare --user --map-root-user sh -c '
+echo 1 > /proc/sys/user/max_user_namespaces || exit 125
+exec unshare --user --map-user="$GX_U" --map-group="$GX_G" "$@"' sh "$@"
+EOF2
+	chmod 755 "$T/no-ns"
+	if ! command -v unshare > /dev/null 2>&1; then
+		NO_NS_REASON="no unshare(1)"
+	elif ! "$T/no-ns" true 2> /dev/null; then
+		NO_NS_REASON="cannot make a user namespace that refuses namespaces"
+	elif "$T/no-ns" unshare --user true 2> /dev/null; then
+		NO_NS_REASON="max_user_namespaces does not hold here"
+	else
+		NO_NS="$T/no-ns"
+	fi
+	[ -n "$NO_NS" ]
+}
+
 # track_pidfile PIDFILE: track_pid, for a pid that is ours to kill.
 track_pidfile() {
 	in_own_ns "$1" || track_pid "$(cat "$1" 2>/dev/null || echo 0)"
