@@ -298,13 +298,22 @@ build_dev(const struct init_ctx *c)
 		fail(c, STEP_DEV);
 }
 
+/* filesystem.tmp = "private": an empty /tmp, under any listed path below. */
+static void
+private_tmp(const struct init_ctx *c)
+{
+	if (mkpath("/tmp", false) < 0 || mount_tmpfs("/tmp", "1777", 0) < 0)
+		fail(c, STEP_TMP);
+	ll_allow(c, "/tmp", true);
+}
+
 /* A filesystem group: a new root holding only what the lists name. */
 static void
 build_view(struct init_ctx *c)
 {
 	const struct plan *p = c->plan;
 	struct op *ops = p->ops;
-	bool own_root;
+	bool own_root, tmp_done = false;
 
 	/* Clone every listed tree now, as the host's paths resolve. */
 	for (size_t i = 0; i < p->n; i++) {
@@ -332,6 +341,15 @@ build_view(struct init_ctx *c)
 
 		if (ops[i].kind == OP_RO)
 			set |= MOUNT_ATTR_RDONLY;
+		if (p->tmp_private && !tmp_done && (i > 0 || own_root) &&
+		    under(ops[i].path, "/tmp")) {
+			private_tmp(c);
+			tmp_done = true;
+		}
+		if (p->tmp_private && strcmp(ops[i].path, "/tmp") == 0) {
+			close(ops[i].fd);   /* the private one stands there */
+			continue;
+		}
 		if (i > 0 || own_root) {
 			if (attach(ops[i].fd, ops[i].path) < 0)
 				fail(c, STEP_MOVE);
@@ -358,11 +376,8 @@ build_view(struct init_ctx *c)
 		    mount_tmpfs("/var/run", "0755", MS_RDONLY) < 0)
 			fail(c, STEP_TMP);
 	}
-	if (p->tmp_private) {
-		if (mkpath("/tmp", false) < 0 || mount_tmpfs("/tmp", "1777", 0) < 0)
-			fail(c, STEP_TMP);
-		ll_allow(c, "/tmp", true);
-	}
+	if (p->tmp_private && !tmp_done)
+		private_tmp(c);
 	/* The working directory exists, if empty, when not listed. */
 	(void)mkpath(p->cwd, false);
 	if (own_root && setattr("/", 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |

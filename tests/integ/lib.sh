@@ -63,12 +63,18 @@ track_pid() { _tracked="$_tracked $*"; }
 # "readlink /proc/self/ns/pid > FILE.ns".
 _own_pidns=$(readlink /proc/self/ns/pid 2>/dev/null)
 in_own_ns() { [ -s "$1.ns" ] && [ "$(cat "$1.ns")" != "$_own_pidns" ]; }
-# ns_alive NS: some process we can see is in PID namespace NS.
+# ns_alive NS PID: a process with PID in PID namespace NS still runs
+# (namespace inode numbers are reused: both must match).  A thread of
+# it counts (a zombie leader's own links are gone).
 ns_alive() {
-	local l
-	# Every thread: a zombie leader's own links are gone.
-	for l in /proc/[0-9]*/task/[0-9]*/ns/pid; do
-		[ "$(readlink "$l" 2>/dev/null)" = "$1" ] && return 0
+	local f c l
+	for f in $(grep -l -E "^NSpid:.*[[:space:]]$2\$" /proc/[0-9]*/status \
+		2> /dev/null); do
+		c=${f#/proc/}
+		c=${c%/status}
+		for l in /proc/"$c"/task/*/ns/pid; do
+			[ "$(readlink "$l" 2> /dev/null)" = "$1" ] && return 0
+		done
 	done
 	return 1
 }
@@ -77,7 +83,7 @@ ns_alive() {
 gone() {
 	[ -s "$1" ] || return 1
 	if in_own_ns "$1"; then
-		! ns_alive "$(cat "$1.ns")"
+		! ns_alive "$(cat "$1.ns")" "$(cat "$1")"
 	else
 		! alive "$(cat "$1" 2>/dev/null || echo 0)"
 	fi

@@ -8,7 +8,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 
 A0="$HELPERS/ns-attack"
-PLAN_PER=19
+PLAN_PER=21
 WHOS=""
 if is_root; then WHOS="root"; fi
 if unpriv_setup; then
@@ -18,7 +18,7 @@ else
 fi
 A="$HELPERS/ns-attack"
 NW=$(echo $WHOS | wc -w)
-plan $((NW * PLAN_PER + 8))
+plan $((NW * (PLAN_PER + 8)))
 chmod 1777 "$T"
 
 
@@ -108,6 +108,13 @@ version = 1;
 name = "ns-sc";
 syscalls: { allow = [ "@default", "@process", "@signal", "@file-read",
   "@file-write", "@ipc", "@time", "unshare", "setns" ]; };
+audit: { sync = false; syslog = false; };
+EOF
+)
+	TMPP=$(policy "tmpp-$who" <<EOF
+version = 1;
+name = "ns-tmpp";
+filesystem: { read = [ $READS"$R" ]; write = [ "$W" ]; tmp = "private"; };
 audit: { sync = false; syslog = false; };
 EOF
 )
@@ -208,6 +215,16 @@ EOF
 	is "$who: clone(CLONE_NEWUSER) and unshare(CLONE_NEWNS) are refused" \
 		"$out" "$(printf 'clone-newuser: EPERM\nunshare-newns: EPERM')"
 
+	# 7b. filesystem.tmp = "private": an empty /tmp of the run's own, with
+	#     the listed paths below /tmp still the host's.
+	rm -f "/tmp/gx-ns-priv-$$-$who" "$W/via-w"
+	g "$who" "$TMPP" -- sh -c "echo x > /tmp/gx-ns-priv-$$-$who && echo y > $W/via-w"
+	check "$who, tmp private: what the command puts in /tmp stays out of the host's" \
+		test "$rc" = 0 -a ! -e "/tmp/gx-ns-priv-$$-$who"
+	check "$who, tmp private: a write path below /tmp is still the host's" \
+		test -s "$W/via-w"
+	rm -f "/tmp/gx-ns-priv-$$-$who"
+
 	# 8. network = "none": AF_UNIX listeners outside are out of reach.
 	rm -f "$T/ls-$who.out" "$O/sock"
 	as "$who" "$A" serve-abstract "gx-ns-$$-$who" > "$T/la-$who.out" 2>&1 &
@@ -229,13 +246,10 @@ EOF
 done
 
 # ---- where namespaces are refused -------------------------------------------
-# A user namespace whose max_user_namespaces is 0: guardexec is "root"
-# there, and the kernel refuses it new namespaces (as a hardened sysctl
-# or a container's profile would).  Nothing on the host changes.
-refused() {
-	unshare --user --map-root-user sh -c \
-		'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"' sh "$@"
-}
+# The kernel refuses new namespaces (no_ns_setup in lib.sh: a user
+# namespace of the caller's own ids whose parent allows no more, as a
+# hardened sysctl or a container's profile would).  Nothing on the host
+# changes.
 REQ=$(policy require <<'EOF'
 version = 1;
 name = "ns-require";
@@ -249,32 +263,34 @@ name = "ns-plain";
 audit: { sync = false; syslog = false; };
 EOF
 )
-if ! command -v unshare > /dev/null 2>&1 || ! refused true 2> /dev/null; then
-	for _i in $(seq 1 8); do
-		skip "cannot make a user namespace that refuses namespaces"
-	done
-else
-	rm -f "$T/result.json"
-	refused "$GUARDEXEC" -p "$PLAIN" -l "$T/audit.log" -r "$T/result.json" \
-		-- true > "$T/stdout" 2> "$T/stderr"
-	rc=$? rec=$(cat "$T/result.json" 2>/dev/null) err=$(cat "$T/stderr")
-	is "namespaces refused: the command still runs (fallback)" "$rc" 0
-	like "... the record says which are missing" "$rec" \
+no_ns_setup
+for who in $WHOS; do
+	if [ -z "$NO_NS" ]; then
+		for _i in $(seq 1 8); do skip "$who: $NO_NS_REASON"; done
+		continue
+	fi
+	# Through $NO_NS: guardexec where the kernel refuses namespaces.
+	rm -f "$T/res-$who.json"
+	as "$who" $NO_NS "$GUARDEXEC" -p "$PLAIN" -l "$T/log-$who.log" \
+		-r "$T/res-$who.json" -- true > /dev/null 2> "$T/err"
+	rc=$? rec=$(cat "$T/res-$who.json" 2>/dev/null) err=$(cat "$T/err")
+	is "$who, namespaces refused: the command still runs (fallback)" "$rc" 0
+	like "$who: ... the record says which are missing" "$rec" \
 		'"namespaces":\[\],"missing":\["user","pid","mount","ipc"\]'
-	like "... and stderr says so" "$err" '^guardexec: warning: no namespaces'
-	refused "$GUARDEXEC" -q -p "$PLAIN" -l "$T/audit.log" -- true \
-		> /dev/null 2> "$T/stderr"
-	is "... but not with -q" "$(cat "$T/stderr")" ""
-	out=$(refused "$GUARDEXEC" -p "$PLAIN" --check 2>/dev/null)
-	like "... --check says what is missing" "$out" \
+	like "$who: ... and stderr says so" "$err" '^guardexec: warning: no namespaces'
+	as "$who" $NO_NS "$GUARDEXEC" -q -p "$PLAIN" -l "$T/log-$who.log" -- true \
+		> /dev/null 2> "$T/err"
+	is "$who: ... but not with -q" "$(cat "$T/err")" ""
+	out=$(as "$who" $NO_NS "$GUARDEXEC" -p "$PLAIN" --check 2>/dev/null)
+	like "$who: ... --check says what is missing" "$out" \
 		'^# namespaces: missing .*: user pid mount ipc'
 	rm -f "$T/ran-req"
-	refused "$GUARDEXEC" -p "$REQ" -l "$T/audit.log" -- touch "$T/ran-req" \
-		> /dev/null 2> "$T/stderr"
+	as "$who" $NO_NS "$GUARDEXEC" -p "$REQ" -l "$T/log-$who.log" -- \
+		touch "$T/ran-req" > /dev/null 2> "$T/err"
 	rc=$?
-	is "isolation.require = pid, refused by the kernel: exit 125" "$rc" 125
-	like "... the error names the key and the mechanism" "$(cat "$T/stderr")" \
+	is "$who: isolation.require = pid, refused by the kernel: exit 125" "$rc" 125
+	like "$who: ... the error names the key and the mechanism" "$(cat "$T/err")" \
 		'^guardexec: .*isolation\.require: "pid"'
-	check "... and nothing ran" test ! -e "$T/ran-req"
-fi
+	check "$who: ... and nothing ran" test ! -e "$T/ran-req"
+done
 finish
