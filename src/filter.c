@@ -234,32 +234,30 @@ out:
 }
 
 /*
- * With a syscalls group, no new namespace from inside the sandbox:
- * clone() and unshare() with any CLONE_NEW* flag, and setns(), fail with
- * EPERM whatever the allow list says (clone3 is ENOSYS anyway).  A
- * nested user namespace would hand the command capabilities again.
+ * With a syscalls group, no new namespace from inside the sandbox, and
+ * each attempt counted by name: clone() and unshare() are allowed only
+ * without a CLONE_NEW* flag (the rest takes the policy's action, like any
+ * denied call), setns() never; clone3(), whose flags are behind a
+ * pointer, fails with ENOSYS in the guard (libc falls back to clone).
  */
-static int
-guard_namespaces(scmp_filter_ctx ctx)
-{
-	static const unsigned long fl[] = { CLONE_NEWUSER, CLONE_NEWNS,
-		CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS,
-		CLONE_NEWCGROUP };
-	int rc = 0;
+#define NS_FLAGS (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | \
+	CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
 
-	for (size_t i = 0; rc == 0 && i < sizeof(fl) / sizeof(fl[0]); i++) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
-		    SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, fl[i],
-		    fl[i]));
-		if (rc == 0)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
-			    SCMP_SYS(unshare), 1, SCMP_A0(SCMP_CMP_MASKED_EQ,
-			    fl[i], fl[i]));
-	}
-	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
-		    SCMP_SYS(setns), 0);
-	return rc;
+static int
+allow_one(scmp_filter_ctx ctx, int nr)
+{
+	if (nr == SCMP_SYS(setns))
+		return 0;
+	if (nr == SCMP_SYS(clone))
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+		    SCMP_A0(SCMP_CMP_MASKED_EQ, NS_FLAGS, 0));
+	if (nr == SCMP_SYS(unshare))
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+		    SCMP_A0(SCMP_CMP_MASKED_EQ, NS_FLAGS | CLONE_NEWTIME, 0));
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
 }
 
 static int
@@ -283,7 +281,8 @@ build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
 		    1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ttyops[i]));
 	if (rc == 0 && no_ns)
-		rc = guard_namespaces(ctx);
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+		    SCMP_SYS(clone3), 0);
 	if (rc == 0 && net_seccomp) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES),
 		    SCMP_SYS(socket), 1,
@@ -344,7 +343,7 @@ build_policy(const struct gx_policy *pol, enum variant v,
 		nr = seccomp_syscall_resolve_name(allow[i]);
 		if (nr == __NR_SCMP_ERROR)
 			continue;
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+		rc = allow_one(ctx, nr);
 	}
 	/* A process must always be able to end. */
 	if (rc == 0 && !strv_contains(allow, "exit"))

@@ -8,7 +8,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 
 A0="$HELPERS/ns-attack"
-PLAN_PER=21
+PLAN_PER=23
 WHOS=""
 if is_root; then WHOS="root"; fi
 if unpriv_setup; then
@@ -214,6 +214,11 @@ EOF
 	g "$who" "$SC" -- "$A" clone-newuser unshare-newns
 	is "$who: clone(CLONE_NEWUSER) and unshare(CLONE_NEWNS) are refused" \
 		"$out" "$(printf 'clone-newuser: EPERM\nunshare-newns: EPERM')"
+	like "$who: ... and reported by name" "$rec" \
+		'"denied":\[[^]]*"syscall":"clone".*"syscall":"unshare"'
+	g "$who" "$SC" -- "$HELPERS/try-syscall" clone3
+	is "$who: clone3 (allowed by @process) fails with ENOSYS" "$out" \
+		"clone3: ENOSYS"
 
 	# 7b. filesystem.tmp = "private": an empty /tmp of the run's own, with
 	#     the listed paths below /tmp still the host's.
