@@ -64,73 +64,89 @@ write_str(const char *dir, const char *file, const char *val)
 }
 
 /*
- * Mount point of the v1 hierarchy with @controller, or of cgroup2 when
- * @controller is NULL, from /proc/self/mountinfo.
+ * The first non-NULL answer of @match over the lines of the /proc file
+ * @path (one reader for /proc/self/mountinfo and /proc/self/cgroup).
  */
 static char *
-mount_of(const char *controller)
+proc_find(const char *path, char *(*match)(char *line, const char *arg),
+    const char *arg)
 {
 	char *line = NULL, *found = NULL;
 	size_t cap = 0;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	FILE *f = fopen(path, "re");
 
 	if (f == NULL)
 		return NULL;
 	while (found == NULL && getline(&line, &cap, f) > 0) {
-		char mnt[4096], fstype[64], opts[1024];
-		char *sep = strstr(line, " - ");
-
-		if (sep == NULL || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
-			continue;
-		if (controller == NULL && strcmp(fstype, "cgroup2") == 0) {
-			found = xstrdup(mnt);
-		} else if (controller != NULL && strcmp(fstype, "cgroup") == 0) {
-			char *save = NULL;
-
-			for (char *o = strtok_r(opts, ",", &save); o != NULL;
-			    o = strtok_r(NULL, ",", &save))
-				if (strcmp(o, controller) == 0)
-					found = xstrdup(mnt);
-		}
+		line[strcspn(line, "\n")] = '\0';
+		found = match(line, arg);
 	}
 	free(line);
 	fclose(f);
 	return found;
 }
 
+/* True when the comma-separated @list holds @word (modifies @list). */
+static bool
+list_has(char *list, const char *word)
+{
+	char *save = NULL;
+
+	for (char *o = strtok_r(list, ",", &save); o != NULL;
+	    o = strtok_r(NULL, ",", &save))
+		if (strcmp(o, word) == 0)
+			return true;
+	return false;
+}
+
+/* A mountinfo line: its mount point if it is @controller's hierarchy. */
+static char *
+match_mount(char *line, const char *controller)
+{
+	char mnt[4096], fstype[64], opts[1024];
+	char *sep = strstr(line, " - ");
+
+	if (sep == NULL || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+	    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
+		return NULL;
+	if (controller == NULL && strcmp(fstype, "cgroup2") == 0)
+		return xstrdup(mnt);
+	if (controller != NULL && strcmp(fstype, "cgroup") == 0 &&
+	    list_has(opts, controller))
+		return xstrdup(mnt);
+	return NULL;
+}
+
+/* A /proc/self/cgroup line "ID:CONTROLLERS:PATH": PATH if it matches. */
+static char *
+match_cgroup(char *line, const char *controller)
+{
+	char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+	if (c2 == NULL)
+		return NULL;
+	*c2 = '\0';
+	if (controller == NULL)
+		return strcmp(line, "0") == 0 && c1[1] == '\0' ?
+		    xstrdup(c2 + 1) : NULL;
+	return list_has(c1 + 1, controller) ? xstrdup(c2 + 1) : NULL;
+}
+
+/*
+ * Mount point of the v1 hierarchy with @controller, or of cgroup2 when
+ * @controller is NULL.
+ */
+static char *
+mount_of(const char *controller)
+{
+	return proc_find("/proc/self/mountinfo", match_mount, controller);
+}
+
 /* Our path in the hierarchy with @controller ("" for v2's "0::"). */
 static char *
 own_path(const char *controller)
 {
-	char *line = NULL, *found = NULL;
-	size_t cap = 0;
-	FILE *f = fopen("/proc/self/cgroup", "re");
-
-	if (f == NULL)
-		return NULL;
-	while (found == NULL && getline(&line, &cap, f) > 0) {
-		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		char *save = NULL;
-
-		if (c2 == NULL)
-			continue;
-		*c2 = '\0';
-		line[strcspn(line, "\n")] = '\0';
-		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
-		if (controller == NULL) {
-			if (strcmp(line, "0") == 0 && c1[1] == '\0')
-				found = xstrdup(c2 + 1);
-			continue;
-		}
-		for (char *o = strtok_r(c1 + 1, ",", &save); o != NULL;
-		    o = strtok_r(NULL, ",", &save))
-			if (strcmp(o, controller) == 0)
-				found = xstrdup(c2 + 1);
-	}
-	free(line);
-	fclose(f);
-	return found;
+	return proc_find("/proc/self/cgroup", match_cgroup, controller);
 }
 
 static char *

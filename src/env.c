@@ -45,12 +45,6 @@ put(char **v, const char *kv)
 	return v;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static char *
 name_of(const char *kv)
 {
@@ -111,8 +105,8 @@ env_build(const struct gx_policy *pol, char *const *environ,
 		passed = xcalloc(1, sizeof(*passed));
 	if (dropped == NULL)
 		dropped = xcalloc(1, sizeof(*dropped));
-	qsort(passed, strv_len(passed), sizeof(*passed), cmp_str);
-	qsort(dropped, strv_len(dropped), sizeof(*dropped), cmp_str);
+	strv_sort(passed);
+	strv_sort(dropped);
 	out->envp = envp;
 	out->passed = passed;
 	out->dropped = dropped;

@@ -141,8 +141,9 @@ push_listed(int fd, struct pidvec *out)
 /*
  * Direct children of @pid from /proc/PID/task/TID/children (every
  * thread's, so a leader whose main thread has exited still shows the
- * children of its other threads).  -1 when the kernel has no such file
- * (CONFIG_PROC_CHILDREN); 0 otherwise, also when @pid is gone.
+ * children of its other threads).  0, also when @pid is gone; -1 when
+ * the kernel has no such file (CONFIG_PROC_CHILDREN); -2 when /proc
+ * could not be read (EMFILE...): nothing is known.
  */
 static int
 children_of(pid_t pid, struct pidvec *out)
@@ -155,7 +156,7 @@ children_of(pid_t pid, struct pidvec *out)
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (d == NULL)
-		return 0;
+		return errno == ENOENT || errno == ESRCH ? 0 : -2;
 	while ((de = readdir(d)) != NULL) {
 		int fd;
 
@@ -168,6 +169,8 @@ children_of(pid_t pid, struct pidvec *out)
 			/* A thread that just ended, or no such file at all. */
 			if (errno == ENOENT && pid == getpid())
 				rc = -1;
+			else if (errno != ENOENT && errno != ESRCH)
+				rc = -2;
 			continue;
 		}
 		push_listed(fd, out);
@@ -182,14 +185,14 @@ struct ptable {
 	struct pidvec pids, ppids;
 };
 
-static void
+static int
 scan_proc(struct ptable *t)
 {
 	struct dirent *de;
 	DIR *d = opendir("/proc");
 
 	if (d == NULL)
-		return;
+		return -1;
 	while ((de = readdir(d)) != NULL) {
 		pid_t pid, ppid;
 		char st;
@@ -204,24 +207,35 @@ scan_proc(struct ptable *t)
 		}
 	}
 	closedir(d);
+	return 0;
 }
 
-/* Children of @parent: from /proc/PID/task/TID/children, else the table. */
-static void
+/*
+ * Children of @parent: from /proc/PID/task/TID/children, else the table.
+ * Returns 0, or -1 when they could not be listed (nothing is known).
+ */
+static int
 list_children(pid_t parent, struct ptable *t, bool *use_table,
     struct pidvec *kids)
 {
+	int rc;
+
 	kids->n = 0;
-	if (!*use_table && children_of(parent, kids) == 0)
-		return;
 	if (!*use_table) {
+		rc = children_of(parent, kids);
+		if (rc == 0)
+			return 0;
+		if (rc == -2)
+			return -1;
 		*use_table = true;
-		scan_proc(t);
+		if (scan_proc(t) < 0)
+			return -1;
 	}
 	kids->n = 0;
 	for (size_t i = 0; i < t->pids.n; i++)
 		if (t->ppids.v[i] == parent)
 			pv_push(kids, t->pids.v[i]);
+	return 0;
 }
 
 /*
@@ -389,16 +403,18 @@ family_reap(struct gx_family *f)
 
 /*
  * No child left but our sentinel means no descendant left: we are the
- * subreaper.  Call after family_reap(), so zombies are gone.
+ * subreaper.  Call after family_reap(), so zombies are gone.  Never
+ * true while the command is unreaped, nor when /proc cannot be read.
  */
 static bool
 none_left(const struct gx_family *f)
 {
 	struct ptable t = { 0 };
 	struct pidvec kids = { 0 };
-	bool use_table = false, none = true;
+	bool use_table = false, none = f->child_done || f->child <= 0;
 
-	list_children(f->self, &t, &use_table, &kids);
+	if (list_children(f->self, &t, &use_table, &kids) < 0)
+		none = false;
 	for (size_t i = 0; i < kids.n; i++)
 		if (kids.v[i] != f->exclude)
 			none = false;

@@ -7,57 +7,81 @@
 #include <string.h>
 
 #include "log.h"
-#include "util.h"
 
-static void vmsg(const char *fmt, va_list ap, int errsv)
-	__attribute__((format(printf, 1, 0)));
+static void (*die_hook)(const char *msg);
 
+static void vmsg(char *buf, size_t size, const char *fmt, va_list ap,
+    int errsv) __attribute__((format(printf, 3, 0)));
+
+/* Format into @buf (with ": strerror" when @errsv) and print it. */
 static void
-vmsg(const char *fmt, va_list ap, int errsv)
+vmsg(char *buf, size_t size, const char *fmt, va_list ap, int errsv)
 {
-	char buf[2048];
 	int n;
 
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vsnprintf(buf, size, fmt, ap);
 	if (n < 0)
 		buf[0] = '\0';
-	if (errsv)
-		fprintf(stderr, "guardexec: %s: %s\n", buf, strerror(errsv));
-	else
-		fprintf(stderr, "guardexec: %s\n", buf);
+	if (errsv) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len, ": %s", strerror(errsv));
+	}
+	fprintf(stderr, "guardexec: %s\n", buf);
 	fflush(stderr);
+}
+
+void
+log_set_die_hook(void (*fn)(const char *msg))
+{
+	die_hook = fn;
+}
+
+/* The hook runs once: a die() inside it just exits. */
+static void __attribute__((noreturn))
+die_exit(const char *msg)
+{
+	void (*fn)(const char *) = die_hook;
+
+	die_hook = NULL;
+	if (fn != NULL)
+		fn(msg);
+	exit(GX_EXIT_FAILURE);
 }
 
 void
 die(const char *fmt, ...)
 {
+	char buf[2048];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap, 0);
+	vmsg(buf, sizeof(buf), fmt, ap, 0);
 	va_end(ap);
-	exit(GX_EXIT_FAILURE);
+	die_exit(buf);
 }
 
 void
 die_errno(const char *fmt, ...)
 {
 	int errsv = errno;
+	char buf[2048];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap, errsv);
+	vmsg(buf, sizeof(buf), fmt, ap, errsv);
 	va_end(ap);
-	exit(GX_EXIT_FAILURE);
+	die_exit(buf);
 }
 
 void
 warnx_gx(const char *fmt, ...)
 {
+	char buf[2048];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap, 0);
+	vmsg(buf, sizeof(buf), fmt, ap, 0);
 	va_end(ap);
 }
 

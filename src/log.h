@@ -6,6 +6,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* guardexec's own exit statuses (see guardexec(1), EXIT STATUS). */
+enum gx_exit {
+	GX_EXIT_TIMEOUT = 124,   /* the wall-clock timeout fired */
+	GX_EXIT_FAILURE = 125,   /* guardexec itself failed; nothing was run */
+	GX_EXIT_NOEXEC = 126,    /* found but could not be executed */
+	GX_EXIT_NOTFOUND = 127,  /* command not found */
+};
+
 /*
  * Diagnostics and allocators.  Every message starts with "guardexec: ".
  * Only main.c and the pre-exec child may end the process; library modules
@@ -18,6 +26,14 @@ void die(const char *fmt, ...)
 /* Like die(), with ": strerror(errno)" appended. */
 void die_errno(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
+/*
+ * Have die() and die_errno() call @fn with the message (without the
+ * "guardexec: " prefix) before they exit; NULL removes it.  The hook runs
+ * at most once: a die() inside it exits at once.  main uses it so that,
+ * once the command may run, no failure ends guardexec without a record.
+ */
+void log_set_die_hook(void (*fn)(const char *msg));
+
 /* Print "guardexec: MSG" to stderr; never fails, never exits. */
 void warnx_gx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

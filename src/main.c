@@ -338,6 +338,20 @@ write_learned(struct state *st, const struct gx_outcome *out)
 	strv_free(used);
 }
 
+/*
+ * Once the command may run, a die() anywhere (out of memory, a failed
+ * system call) kills its family and records the run before exiting.
+ */
+static struct state *die_state;
+static struct gx_outcome *die_out;
+
+static void
+die_with_record(const char *msg)
+{
+	supervise_abort(die_out, msg);
+	emit(die_state, die_out, msg);
+}
+
 static void
 state_free(struct state *st)
 {
@@ -522,6 +536,10 @@ main(int argc, char **argv)
 		.groups = st.sb.groups,
 		.ngroups = st.sb.ngroups,
 	};
+	memset(&out, 0, sizeof(out));
+	die_state = &st;
+	die_out = &out;
+	log_set_die_hook(die_with_record);
 	if (supervise_run(&run, &out) < 0) {
 		if (out.status == GX_STATUS_REFUSED)
 			warnx_gx("setting up the command: %s", out.error);

@@ -497,12 +497,6 @@ add_syscall(struct ps *ps, const config_setting_t *e, const char *key,
 		*list = strv_append(*list, v);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Expand groups, drop what deny names (deny wins), sort. */
 static char **
 expand_allow(char *const *src, char *const *deny)
@@ -529,7 +523,7 @@ expand_allow(char *const *src, char *const *deny)
 	}
 	if (out == NULL)
 		out = xcalloc(1, sizeof(*out));
-	qsort(out, strv_len(out), sizeof(*out), cmp_str);
+	strv_sort(out);
 	strv_free(deny_x);
 	return out;
 }
@@ -1367,7 +1361,7 @@ policy_write_learned(const struct gx_policy *pol, char *const *used,
 		if (!strv_contains(names, used[i]))
 			names = strv_append(names, used[i]);
 	if (names != NULL)
-		qsort(names, strv_len(names), sizeof(*names), cmp_str);
+		strv_sort(names);
 	if (config_setting_get_member(sys, "allow") != NULL)
 		config_setting_remove(sys, "allow");
 	allow = config_setting_add(sys, "allow", CONFIG_TYPE_ARRAY);

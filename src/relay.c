@@ -7,25 +7,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "policy.h"
 #include "relay.h"
+#include "sys.h"
 
 /*
- * A pipe at fd 1 or 2 is reopened through /proc as a separate,
- * non-blocking open file description, so a slow reader never blocks the
- * loop (timeouts keep firing) and the caller's description keeps its
- * flags.  Files and terminals are written as they are.
+ * Every write to fd 1 or 2 is non-blocking, so a slow or stopped reader
+ * (a full pipe, a terminal stopped with tcflow(TCOOFF) by the command
+ * itself) never blocks the loop: the timeout, signals and the kill are
+ * served meanwhile.  A pipe or a terminal is reopened through /proc as a
+ * separate, non-blocking open file description (O_NOCTTY: never our
+ * controlling terminal), so the caller's description keeps its flags;
+ * where that fails, O_NONBLOCK is set on the shared description and
+ * restored at the end.  A socket gets MSG_DONTWAIT; a regular file is
+ * written as it is.
  */
 static void
 sink_open(struct gx_sink *s, int fd)
 {
 	char path[64];
 	struct stat st;
-	int nfd;
+	int nfd, fl;
 
 	memset(s, 0, sizeof(*s));
 	s->fd = fd;
@@ -34,32 +41,63 @@ sink_open(struct gx_sink *s, int fd)
 		s->dead = true;
 		return;
 	}
-	if (!S_ISFIFO(st.st_mode))
+	if (S_ISSOCK(st.st_mode)) {
+		s->sock = true;
+		return;
+	}
+	if (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
 		return;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	nfd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	nfd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (nfd >= 0) {
 		s->fd = nfd;
 		s->own_fd = true;
+		return;
 	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0 && !(fl & O_NONBLOCK) &&
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0) {
+		s->restore_fl = fl;
+		s->restore = true;
+	}
+}
+
+/* One non-blocking write. */
+static ssize_t
+sink_put(const struct gx_sink *s, const char *buf, size_t n)
+{
+	if (s->sock)
+		return send(s->fd, buf, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+	return write(s->fd, buf, n);
+}
+
+/* The sink could not take more: note since when. */
+static void
+sink_blocked(struct gx_sink *s)
+{
+	if (s->stuck_since == 0)
+		s->stuck_since = sys_now_ms();
 }
 
 static void
 sink_flush(struct gx_sink *s)
 {
 	while (!s->dead && s->pend_off < s->pend_len) {
-		ssize_t n = write(s->fd, s->pend + s->pend_off,
+		ssize_t n = sink_put(s, s->pend + s->pend_off,
 		    s->pend_len - s->pend_off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == EAGAIN)
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			sink_blocked(s);
 			return;
+		}
 		if (n <= 0) {
 			s->dead = true;
 			break;
 		}
 		s->pend_off += (size_t)n;
+		s->stuck_since = 0;
 	}
 	s->pend_off = s->pend_len = 0;
 }
@@ -101,12 +139,14 @@ sink_write(struct gx_sink *s, const char *buf, size_t n)
 	if (!sink_busy(s)) {
 		s->pend_off = s->pend_len = 0;
 		while (n > 0) {
-			ssize_t w = write(s->fd, buf, n);
+			ssize_t w = sink_put(s, buf, n);
 
 			if (w < 0 && errno == EINTR)
 				continue;
-			if (w < 0 && errno == EAGAIN)
+			if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+				sink_blocked(s);
 				break;
+			}
 			if (w <= 0) {
 				s->dead = true;
 				return;
@@ -120,14 +160,26 @@ sink_write(struct gx_sink *s, const char *buf, size_t n)
 	sink_queue(s, buf, n);
 }
 
-/* Block until everything pending is written (end of run). */
+/*
+ * Wait until everything pending is written (end of run), but give up
+ * after GX_RELAY_STUCK_MS without progress: a reader that stopped (or
+ * was stopped by the command) must not keep the run from ending.
+ */
 static void
 sink_drain(struct gx_sink *s)
 {
 	while (sink_busy(s)) {
 		struct pollfd p = { s->fd, POLLOUT, 0 };
+		double left;
 
-		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+		sink_blocked(s);
+		left = s->stuck_since + GX_RELAY_STUCK_MS - sys_now_ms();
+		if (left <= 0) {
+			s->dropped += s->pend_len - s->pend_off;
+			s->dead = true;
+			break;
+		}
+		if (poll(&p, 1, (int)left + 1) < 0 && errno != EINTR)
 			break;
 		sink_flush(s);
 	}
@@ -159,6 +211,32 @@ bool
 relay_busy(const struct gx_relay *r, int stream)
 {
 	return sink_busy(&r->sink[stream]);
+}
+
+bool
+relay_stuck(const struct gx_relay *r)
+{
+	double now = sys_now_ms();
+
+	for (int i = 0; i < 2; i++)
+		if (sink_busy(&r->sink[i]) && r->sink[i].stuck_since > 0 &&
+		    now - r->sink[i].stuck_since >= GX_RELAY_STUCK_MS)
+			return true;
+	return false;
+}
+
+void
+relay_abandon(struct gx_relay *r)
+{
+	for (int i = 0; i < 2; i++) {
+		struct gx_sink *s = &r->sink[i];
+
+		if (!sink_busy(s))
+			continue;
+		s->dropped += s->pend_len - s->pend_off;
+		s->pend_off = s->pend_len = 0;
+		s->dead = true;
+	}
 }
 
 void
@@ -276,6 +354,8 @@ relay_finish(struct gx_relay *r)
 		sink_drain(&r->sink[i]);
 		if (r->sink[i].own_fd)
 			close(r->sink[i].fd);
+		if (r->sink[i].restore)
+			(void)fcntl(r->sink[i].fd, F_SETFL, r->sink[i].restore_fl);
 		free(r->sink[i].pend);
 	}
 	free(r->ring);

@@ -15,10 +15,21 @@ struct gx_policy;
  * or stopped reader never blocks the supervisor's loop.
  */
 
+/*
+ * How long a destination may take nothing before its pending output is
+ * dropped once the command's family is gone (or at the very end).
+ */
+#define GX_RELAY_STUCK_MS 5000
+
 /* One destination (our fd 1 or 2). */
 struct gx_sink {
 	int fd;                     /* where the bytes go */
 	bool own_fd;                /* fd was opened by us (non-blocking reopen) */
+	bool sock;                  /* a socket: send(MSG_DONTWAIT) */
+	bool restore;               /* O_NONBLOCK set on the shared fd: undo */
+	int restore_fl;             /* its original flags */
+	double stuck_since;         /* ms (monotonic) it last refused bytes, or 0 */
+	uint64_t dropped;           /* bytes given up on (a stuck reader) */
 	bool dead;                  /* EPIPE or another error: discard */
 	char *pend;                 /* queued bytes not yet written */
 	size_t pend_len, pend_off, pend_cap;
@@ -57,13 +68,23 @@ void relay_data(struct gx_relay *r, int stream, const char *buf, size_t n);
 /* True while @stream's sink has queued bytes (poll its fd for POLLOUT). */
 bool relay_busy(const struct gx_relay *r, int stream);
 
+/*
+ * True when a sink has taken nothing for GX_RELAY_STUCK_MS while bytes
+ * are pending (its reader stopped, or was stopped).
+ */
+bool relay_stuck(const struct gx_relay *r);
+
+/* Drop what is pending on busy sinks and write nothing more to them. */
+void relay_abandon(struct gx_relay *r);
+
 /* Write what the sinks can take now, without blocking. */
 void relay_flush(struct gx_relay *r);
 
 /*
  * End of run: the omitted-bytes marker and the tail (head_tail), then
- * write out what is queued (blocking), close what relay_init opened and
- * free @r's memory.
+ * write out what is queued (waiting, but at most GX_RELAY_STUCK_MS
+ * without progress per sink), close what relay_init opened, restore
+ * flags it changed and free @r's memory.
  */
 void relay_finish(struct gx_relay *r);
 

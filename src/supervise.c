@@ -73,7 +73,15 @@ struct run_state {
 	bool killed_overflow;
 	struct timespec mono0;
 	char *buf;
+	bool failed;                /* guardexec itself failed mid-run */
 };
+
+/*
+ * For supervise_abort() (single-threaded): the run whose command may
+ * be running, and whether supervise_run() has filled the outcome.
+ */
+static struct run_state *current;
+static bool run_over;
 
 int
 supervise_init(void)
@@ -486,10 +494,18 @@ loop(struct run_state *st)
 		if (poll(ps.pfd, (nfds_t)ps.n, next_timeout(st)) < 0) {
 			if (errno == EINTR)
 				continue;
-			die_errno("poll");
+			/* Fail, but with the family killed and a record. */
+			snprintf(st->out->error, sizeof(st->out->error),
+			    "supervising the command: poll: %s",
+			    strerror(errno));
+			st->failed = true;
+			family_signal(&st->fam, SIGKILL);
+			return;
 		}
 		if (st->family_dead && !busy)
 			st->drain_waited += sys_now_ms() - t0;
+		if (st->family_dead && relay_stuck(&st->relay))
+			relay_abandon(&st->relay);  /* a stopped reader */
 		if (st->family_dead && drain_over(st)) {
 			/* Someone outside the family holds the pipes. */
 			close_fd(&st->pipe[0]);
@@ -509,6 +525,23 @@ loop(struct run_state *st)
 			    (POLLIN | POLLHUP | POLLERR)))
 				read_pipe(st, s);
 	}
+}
+
+/*
+ * Nothing the command started may remain: stragglers reparented to us,
+ * or left in the cgroup.  Only then is the sentinel dismissed.
+ */
+static void
+end_family(struct run_state *st)
+{
+	if (st->run->cgroup != NULL)
+		cgroup_kill_all(st->run->cgroup);
+	family_kill_all(&st->fam, 0);
+	ns_end(&st->nsr);
+	if (st->sentinel_fd >= 0)
+		sentinel_dismiss(st->sentinel_fd, st->fam.exclude_reaped ? -1 :
+		    st->sentinel_pid);
+	st->sentinel_fd = -1;
 }
 
 /* How the run ended, from the command's wait status and what happened. */
@@ -536,6 +569,8 @@ conclude(struct run_state *st)
 		out->status = GX_STATUS_SIGNALED;
 		out->exit_code = 128 + out->signal;
 	}
+	if (st->failed)
+		out->exit_code = GX_EXIT_FAILURE;
 	if (out->limit_hit == NULL && st->run->cgroup != NULL)
 		out->limit_hit = cgroup_limit_hit(st->run->cgroup);
 	if (out->limit_hit == NULL) {
@@ -574,8 +609,8 @@ open_signalfd(struct run_state *st)
 	return -1;
 }
 
-int
-supervise_run(const struct gx_run *run, struct gx_outcome *out)
+static int
+run_all(const struct gx_run *run, struct gx_outcome *out)
 {
 	struct run_state st = { .run = run, .out = out, .sfd = -1,
 		.pipe = { -1, -1 }, .sentinel_fd = -1, .sentinel_pid = -1,
@@ -618,6 +653,7 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	if (st.sentinel_fd >= 0)
 		family_exclude(&st.fam, st.sentinel_pid);
 	relay_init(&st.relay, run->pol, 1, 2);
+	current = &st;
 	st.buf = xmalloc(RELAY_BUF);
 	if (run->pol->limits.timeout > 0)
 		st.deadline = sys_now_ms() + run->pol->limits.timeout * 1e3;
@@ -626,15 +662,41 @@ supervise_run(const struct gx_run *run, struct gx_outcome *out)
 	close_fd(&st.sfd);
 	notify_free(&st.ns);
 	relay_finish(&st.relay);
-	/* Stragglers: anything reparented to us since, or left in the cgroup. */
-	if (run->cgroup != NULL)
-		cgroup_kill_all(run->cgroup);
-	family_kill_all(&st.fam, 0);
-	ns_end(&st.nsr);
-	/* Only now, with nothing left: the sentinel leaves without acting. */
-	if (st.sentinel_fd >= 0)
-		sentinel_dismiss(st.sentinel_fd, st.fam.exclude_reaped ? -1 :
-		    st.sentinel_pid);
+	end_family(&st);
+	current = NULL;
 	conclude(&st);
-	return 0;
+	return st.failed ? -1 : 0;
+}
+
+int
+supervise_run(const struct gx_run *run, struct gx_outcome *out)
+{
+	int rc;
+
+	run_over = false;
+	rc = run_all(run, out);
+	run_over = true;
+	return rc;
+}
+
+void
+supervise_abort(struct gx_outcome *out, const char *why)
+{
+	struct run_state *st = current;
+
+	current = NULL;
+	if (st != NULL) {
+		st->failed = true;
+		family_signal(&st->fam, SIGKILL);
+		end_family(st);
+		conclude(st);
+	} else if (!run_over) {
+		/* The command was not started: a refusal. */
+		if (out->start.tv_sec == 0)
+			clock_gettime(CLOCK_REALTIME, &out->start);
+		clock_gettime(CLOCK_REALTIME, &out->end);
+		out->status = GX_STATUS_REFUSED;
+	}
+	out->exit_code = GX_EXIT_FAILURE;
+	strlcpy(out->error, why, sizeof(out->error));
 }

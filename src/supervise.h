@@ -54,4 +54,13 @@ int supervise_init(void);
  */
 int supervise_run(const struct gx_run *run, struct gx_outcome *out);
 
+/*
+ * A fatal error (die()) while supervise_run() may have a command
+ * running: kill its whole family, then fill @out as far as known (the
+ * command's status when it was started, else "refused"), with exit
+ * code 125 and @why as its error, ready to be recorded.  Call from the
+ * die hook only.
+ */
+void supervise_abort(struct gx_outcome *out, const char *why);
+
 #endif

@@ -198,16 +198,42 @@ signal_from_name(const char *s)
 	return -1;
 }
 
+/* The names sigabbrev_np() knows, with their prefix (no static buffer). */
+#define SIG_ENTRY(s) [s] = #s
+static const char *const signal_names[] = {
+	SIG_ENTRY(SIGHUP), SIG_ENTRY(SIGINT), SIG_ENTRY(SIGQUIT),
+	SIG_ENTRY(SIGILL), SIG_ENTRY(SIGTRAP), SIG_ENTRY(SIGABRT),
+	SIG_ENTRY(SIGBUS), SIG_ENTRY(SIGFPE), SIG_ENTRY(SIGKILL),
+	SIG_ENTRY(SIGUSR1), SIG_ENTRY(SIGSEGV), SIG_ENTRY(SIGUSR2),
+	SIG_ENTRY(SIGPIPE), SIG_ENTRY(SIGALRM), SIG_ENTRY(SIGTERM),
+	SIG_ENTRY(SIGSTKFLT), SIG_ENTRY(SIGCHLD), SIG_ENTRY(SIGCONT),
+	SIG_ENTRY(SIGSTOP), SIG_ENTRY(SIGTSTP), SIG_ENTRY(SIGTTIN),
+	SIG_ENTRY(SIGTTOU), SIG_ENTRY(SIGURG), SIG_ENTRY(SIGXCPU),
+	SIG_ENTRY(SIGXFSZ), SIG_ENTRY(SIGVTALRM), SIG_ENTRY(SIGPROF),
+	SIG_ENTRY(SIGWINCH), SIG_ENTRY(SIGPOLL), SIG_ENTRY(SIGPWR),
+	SIG_ENTRY(SIGSYS),
+};
+
 const char *
 signal_name(int sig)
 {
-	static char buf[16];
-	const char *abbrev = sigabbrev_np(sig);
-
-	if (abbrev == NULL)
+	if (sig <= 0 || (size_t)sig >= sizeof(signal_names) /
+	    sizeof(signal_names[0]) || signal_names[sig] == NULL)
 		return "SIG?";
-	snprintf(buf, sizeof(buf), "SIG%s", abbrev);
-	return buf;
+	return signal_names[sig];
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+strv_sort(char **v)
+{
+	if (v != NULL)
+		qsort(v, strv_len(v), sizeof(*v), cmp_str);
 }
 
 int

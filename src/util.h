@@ -9,13 +9,8 @@
 
 /* Pure helpers: no side effects on the process, no I/O. */
 
-/* guardexec's own exit statuses (see guardexec(1), EXIT STATUS). */
-enum gx_exit {
-	GX_EXIT_TIMEOUT = 124,   /* the wall-clock timeout fired */
-	GX_EXIT_FAILURE = 125,   /* guardexec itself failed; nothing was run */
-	GX_EXIT_NOEXEC = 126,    /* found but could not be executed */
-	GX_EXIT_NOTFOUND = 127,  /* command not found */
-};
+/* enum gx_exit, guardexec's own exit statuses, lives in log.h. */
+#include "log.h"
 
 /* NULL-terminated string vectors.  strv_free(NULL) is a no-op. */
 size_t strv_len(char *const *v);
@@ -23,6 +18,8 @@ void strv_free(char **v);
 /* Append a copy of @s; returns the (possibly moved) vector.  Dies on OOM. */
 char **strv_append(char **v, const char *s);
 bool strv_contains(char *const *v, const char *s);
+/* Sort @v in place (strcmp order); NULL is fine. */
+void strv_sort(char **v);
 
 /*
  * Environment-name pattern: a trailing '*' matches any suffix (a prefix

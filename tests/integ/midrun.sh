@@ -1,0 +1,42 @@
+#!/bin/bash
+# Issue 11, bug 7: once the command runs, guardexec never exits 125
+# without a record.  The attack: the command lowers guardexec's
+# RLIMIT_NOFILE (prlimit on its parent, allowed to the same user), so
+# guardexec's poll() fails mid-run.
+. "$TOP_SRCDIR/tests/integ/lib.sh"
+plan 8
+
+P=$(policy midrun <<'EOF2'
+version = 1;
+name = "midrun";
+limits: { timeout = 60; };
+audit: { sync = false; };
+EOF2
+)
+
+midrun_case() {
+	local label=$1 runner=$2 c
+	rm -f "$T/m.json" "$T/m.pid"
+	timeout -s KILL 60 $runner "$GUARDEXEC" -l "$T/m-$RANDOM.log" \
+		-r "$T/m.json" -p "$P" -- "$HELPERS/prlimit-parent" "$T/m.pid" \
+		> /dev/null 2> "$T/m.err"
+	rc=$?
+	c=$(cat "$T/m.pid" 2>/dev/null || echo 0)
+	[ "$c" != 0 ] && track_pid "$c"
+	is "$label: guardexec's own failure mid-run: exit 125" "$rc" 125
+	like "$label: the run is recorded, with the error" \
+		"$(cat "$T/m.json" 2>/dev/null)" '"error":"supervising the command: poll: '
+	like "$label: the error is on stderr" "$(cat "$T/m.err")" \
+		'^guardexec: .*poll'
+	check "$label: the command is dead" sh -c "test $c != 0 && ! test -d /proc/$c"
+}
+
+midrun_case "as caller" ""
+if unpriv_setup; then
+	chmod 644 "$P"
+	if [ "$AS_USER" = " " ]; then midrun_case "unprivileged" ""
+	else midrun_case "uid 65534" "$AS_USER"; fi
+else
+	for i in 1 2 3 4; do skip "unprivileged: $UNPRIV_REASON"; done
+fi
+finish

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Issue 11, bug 4: a command that stops guardexec's output terminal
+# (tcflow(TCOOFF) on the pty that is guardexec's stdout and stderr) must
+# not stop the clock: the timeout fires, signals are relayed, the run is
+# recorded.  tests/helpers/pty-run gives guardexec a pty.
+. "$TOP_SRCDIR/tests/integ/lib.sh"
+plan 8
+
+P=$(policy tty <<'EOF2'
+version = 1;
+name = "tty";
+limits: { timeout = 2; kill_grace = 1; };
+audit: { sync = false; };
+EOF2
+)
+P_LONG=$(policy tty-long <<'EOF2'
+version = 1;
+name = "tty-long";
+limits: { timeout = 120; kill_grace = 1; };
+audit: { sync = false; };
+EOF2
+)
+ppid() { sed 's/.*) . \([0-9]*\).*/\1/' "/proc/$1/stat" 2>/dev/null; }
+
+tty_cases() {
+	local label=$1 runner=$2 c gx
+	rm -f "$T/t.json" "$T/t2.json" "$T/t.pid"
+
+	timeout -s KILL 90 $runner "$HELPERS/pty-run" "$T/pty-$RANDOM" \
+		"$GUARDEXEC" -l "$T/t-$RANDOM.log" -r "$T/t.json" -p "$P" \
+		-- "$HELPERS/tty-stop" @PTY@ > /dev/null 2>&1
+	rc=$?
+	is "$label: output stopped by the command: the timeout still fires (124)" \
+		"$rc" 124
+	like "$label: and the run is recorded as a timeout" \
+		"$(cat "$T/t.json" 2>/dev/null)" '"status":"timeout"'
+
+	timeout -s KILL 90 $runner "$HELPERS/pty-run" "$T/pty-$RANDOM" \
+		"$GUARDEXEC" -l "$T/t-$RANDOM.log" -r "$T/t2.json" -p "$P_LONG" \
+		-- "$HELPERS/tty-stop" @PTY@ "$T/t.pid" > /dev/null 2>&1 &
+	wait_for test -s "$T/t.pid"
+	c=$(cat "$T/t.pid" 2>/dev/null || echo 0)
+	gx=$(ppid "$c")
+	if [ "$c" != 0 ] && [ -n "$gx" ] && [ "$gx" != 1 ]; then
+		# Let it fill the pipe and get stuck on the stopped terminal.
+		sleep 1
+		kill -TERM "$gx"
+		wait
+		like "$label: SIGTERM is relayed while output is stuck" \
+			"$(cat "$T/t2.json" 2>/dev/null)" '"status":"signaled"'
+		like "$label: and recorded" "$(cat "$T/t2.json" 2>/dev/null)" \
+			'"signal":15'
+	else
+		not_ok "$label: the command did not start"
+		not_ok "$label: (with the above)"
+		wait
+	fi
+}
+
+tty_cases "as caller" ""
+if unpriv_setup; then
+	chmod 644 "$P" "$P_LONG"
+	if [ "$AS_USER" = " " ]; then tty_cases "unprivileged" ""
+	else tty_cases "uid 65534" "$AS_USER"; fi
+else
+	for i in 1 2 3 4; do skip "unprivileged: $UNPRIV_REASON"; done
+fi
+finish
