@@ -21,6 +21,7 @@
 
 #include "cgroup.h"
 #include "child.h"
+#include "ns.h"
 #include "filter.h"
 #include "policy.h"
 #include "rlimits.h"
@@ -51,6 +52,12 @@ child_fail(int fd, int stage, int arg)
 	if (stage != STAGE_EXEC)
 		_exit(GX_EXIT_FAILURE);
 	_exit(ce.err == ENOENT ? GX_EXIT_NOTFOUND : GX_EXIT_NOEXEC);
+}
+
+void
+child_fail_ns(int errfd, int step)
+{
+	child_fail(errfd, STAGE_NS, step);
 }
 
 /* (6) command.user: groups, then gid, then uid; verify each took. */
@@ -145,7 +152,7 @@ child_run(const struct gx_run *run, bool plain, pid_t parent, int errfd,
 		child_fail(errfd, STAGE_SETSID, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
 		child_fail(errfd, STAGE_PDEATHSIG, 0);
-	if (getppid() != parent)
+	if (getppid() != (run->in_ns ? 1 : parent))
 		_exit(GX_EXIT_FAILURE);
 	/* guardexec is not dumpable; its child must be, for pidfd_getfd. */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
@@ -168,11 +175,22 @@ child_run(const struct gx_run *run, bool plain, pid_t parent, int errfd,
 		child_fail(errfd, STAGE_RLIMIT, res);
 
 	/* (5) Namespaces need privileges we are about to drop. */
-	if (run->netns && unshare(CLONE_NEWNET) < 0)
+	if (run->netns && !run->in_ns && unshare(CLONE_NEWNET) < 0)
 		child_fail(errfd, STAGE_NETNS, 0);
+
+	/*
+	 * (5b) In our own user namespace we hold every capability there,
+	 * uid 0 or not: none may reach the command, which could otherwise
+	 * remount the view read-write, mount, or chown what it sees.  The
+	 * bounding set and securebits now, the rest after (6).
+	 */
+	if (run->in_ns && ns_limit_caps() < 0)
+		child_fail(errfd, STAGE_CAPS, 0);
 
 	if (run->drop_user)
 		drop_user(run, errfd);
+	if (run->in_ns && ns_drop_caps() < 0)
+		child_fail(errfd, STAGE_CAPS, 1);
 
 	/* (7) no_new_privs: setuid binaries no longer raise privileges. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -204,6 +222,8 @@ child_describe_err(const struct child_err *ce, struct gx_outcome *out)
 	case STAGE_CHDIR: what = "changing to the working directory"; break;
 	case STAGE_RLIMIT: what = limits_resource_name(ce->arg); break;
 	case STAGE_NETNS: what = "unshare(CLONE_NEWNET)"; break;
+	case STAGE_NS: what = ns_step_name(ce->arg); break;
+	case STAGE_CAPS: what = "dropping capabilities"; break;
 	case STAGE_USER: what = ce->arg ? "dropping privileges did not take" :
 	    "switching to command.user"; break;
 	case STAGE_NNP: what = "prctl(PR_SET_NO_NEW_PRIVS)"; break;

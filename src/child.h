@@ -30,6 +30,8 @@ enum child_stage {
 	STAGE_LANDLOCK,
 	STAGE_SECCOMP,
 	STAGE_EXEC,
+	STAGE_NS,                   /* the namespace init; arg: its step (ns.h) */
+	STAGE_CAPS,
 	/* Not failures: the listener handshake (see notify_bootstrap()). */
 	STAGE_LISTENER_READY = 100,
 	STAGE_LISTENER_FALLBACK,
@@ -61,6 +63,12 @@ struct child_err {
  */
 void child_run(const struct gx_run *run, bool plain, pid_t parent, int errfd,
     int out_w, int err_w) __attribute__((noreturn));
+
+/*
+ * The namespace init's setup failed at @step (errno set): report it on
+ * the status pipe @errfd as STAGE_NS and _exit(125).
+ */
+void child_fail_ns(int errfd, int step) __attribute__((noreturn));
 
 /*
  * Parent side: describe a failure @ce in out->error and set

@@ -393,7 +393,8 @@ family_reap(struct gx_family *f)
 			continue;
 		}
 		family_add_rusage(f, &ru);
-		if (p == f->child) {
+		/* A namespace init has reported the command's status before. */
+		if (p == f->child && !f->child_done) {
 			f->child_done = true;
 			f->child_status = st;
 		}

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,36 @@ out:
 	return rc;
 }
 
+/*
+ * With a syscalls group, no new namespace from inside the sandbox, and
+ * each attempt counted by name: clone() and unshare() are allowed only
+ * without a CLONE_NEW* flag (the rest takes the policy's action, like any
+ * denied call), setns() never; clone3(), whose flags are behind a
+ * pointer, fails with ENOSYS in the guard (libc falls back to clone).
+ */
+#define NS_FLAGS (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | \
+	CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+
 static int
-build_guard(bool net_seccomp, struct sock_fprog *prog, struct gx_diag *diag)
+allow_one(scmp_filter_ctx ctx, int nr)
+{
+	if (nr == SCMP_SYS(setns))
+		return 0;
+	if (nr == SCMP_SYS(clone))
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+		    SCMP_A0(SCMP_CMP_MASKED_EQ, NS_FLAGS, 0));
+	if (nr == SCMP_SYS(unshare))
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+		    SCMP_A0(SCMP_CMP_MASKED_EQ, NS_FLAGS | CLONE_NEWTIME, 0));
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+}
+
+static int
+build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
+    struct gx_diag *diag)
 {
 	static const unsigned long ttyops[] = { TIOCSTI, TIOCLINUX };
 	scmp_filter_ctx ctx;
@@ -76,6 +105,9 @@ build_guard(bool net_seccomp, struct sock_fprog *prog, struct gx_diag *diag)
 	for (size_t i = 0; rc == 0 && i < 2; i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
 		    1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ttyops[i]));
+	if (rc == 0 && no_ns)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+		    SCMP_SYS(clone3), 0);
 	if (rc == 0 && net_seccomp) {
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES),
 		    SCMP_SYS(socket), 1,
@@ -137,7 +169,7 @@ build_policy(const struct gx_policy *pol, enum variant v,
 		nr = seccomp_syscall_resolve_name(allow[i]);
 		if (nr == __NR_SCMP_ERROR)
 			continue;
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+		rc = allow_one(ctx, nr);
 	}
 	/* A process must always be able to end. */
 	if (rc == 0 && !strv_contains(allow, "exit"))
@@ -189,7 +221,7 @@ filter_build(const struct gx_policy *pol, bool net_seccomp, bool learn,
     struct gx_filter *f, struct gx_diag *diag)
 {
 	memset(f, 0, sizeof(*f));
-	if (build_guard(net_seccomp, &f->guard, diag) < 0)
+	if (build_guard(net_seccomp, pol->has_syscalls, &f->guard, diag) < 0)
 		return -1;
 	if (learn) {
 		if (build_policy(pol, V_LEARN, &f->notify, diag) < 0)

@@ -28,6 +28,7 @@
 #include "filter.h"
 #include "log.h"
 #include "policy.h"
+#include "ns.h"
 #include "sandbox.h"
 #include "supervise.h"
 #include "sys.h"
@@ -148,6 +149,9 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 		.isolation_cgroup_why = st->cg.active || !st->cg.why[0] ? NULL :
 		    st->cg.why,
 		.isolation_user = st->sb.user_desc,
+		.isolation_ns_wanted = st->sb.ns_wanted,
+		.isolation_ns_why = o != NULL && o->ns_missing[0] ?
+		    o->ns_missing : st->sb.ns_why[0] ? st->sb.ns_why : NULL,
 		.policy_writable = st->policy_writable,
 		.policy_trusted = st->trusted,
 		.notices = st->notices,
@@ -216,8 +220,7 @@ refuse(struct state *st, struct gx_diag *d)
 
 /*
  * isolation.require: refuse when a required mechanism is not in force
- * for this run.  User, PID and mount namespaces are not implemented yet,
- * so requiring them always refuses (fail closed, never a silent pass).
+ * for this run (namespaces: the kernel let us create them just now).
  */
 static void
 require_isolation(struct state *st, struct gx_diag *d)
@@ -226,6 +229,12 @@ require_isolation(struct state *st, struct gx_diag *d)
 
 	if (st->sb.netns)
 		have |= GX_ISO_NETWORK;
+	if (st->sb.ns & GX_NS_USER)
+		have |= GX_ISO_USER;
+	if (st->sb.ns & GX_NS_PID)
+		have |= GX_ISO_PID;
+	if (st->sb.ns & GX_NS_MOUNT)
+		have |= GX_ISO_MOUNT;
 	if (st->cg.active)
 		have |= GX_ISO_CGROUP;
 	if (st->sb.landlock_fd >= 0)
@@ -914,11 +923,29 @@ main(int argc, char **argv)
 		notice(&st, "warning: the command can rewrite its own policy %s "
 		    "for the next run", st.pol.path);
 	if (st.opts.check) {
+		char why[96] = "";
+		unsigned nsb = ns_probe(st.pol.network == GX_NET_NONE, why,
+		    sizeof(why));
+
 		check_overlap(&st);
-		if (geteuid() == 0 && st.pol.user == NULL)
+		if (geteuid() == 0 && st.pol.user == NULL && nsb == 0)
 			notice(&st, "warning: running as root with no command.user: "
 			    "root inside the sandbox is still root");
 		print_check(&st, lookup_rc);
+		if (nsb != 0) {
+			printf("# namespaces:");
+			for (int b = 0; gx_ns_names[b] != NULL; b++)
+				if (nsb & (1u << b))
+					printf(" %s", gx_ns_names[b]);
+			printf("\n");
+			if (geteuid() == 0 && st.pol.user == NULL)
+				printf("# user: uid 0 of its own user namespace, "
+				    "with no capabilities (not host root)\n");
+		} else {
+			printf("# namespaces: missing (the kernel refused them: "
+			    "%s): user pid mount ipc%s\n", why,
+			    st.pol.network == GX_NET_NONE ? " net" : "");
+		}
 		state_free(&st);
 		return 0;
 	}
@@ -943,6 +970,10 @@ main(int argc, char **argv)
 		refuse(&st, &d);
 	cgroup_prepare(&st.pol, &st.cg);
 	require_isolation(&st, &d);
+	if (st.sb.ns == 0 && !st.opts.quiet)
+		warnx_gx("warning: no namespaces (%s): the command sees the "
+		    "host's processes and filesystem, fenced only by seccomp "
+		    "and Landlock", st.sb.ns_why);
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
 		refuse(&st, &d);
@@ -965,6 +996,8 @@ main(int argc, char **argv)
 		.cwd = st.cwd,
 		.filter = &filter,
 		.landlock_fd = st.sb.landlock_fd,
+		.landlock_abi = st.sb.landlock_abi,
+		.use_ns = st.sb.ns != 0,
 		.netns = st.sb.netns,
 		.learn = st.opts.learn != NULL,
 		.cgroup = &st.cg,

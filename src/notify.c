@@ -14,6 +14,7 @@
 #include <seccomp.h>
 
 #include "child.h"
+#include "ns.h"
 #include "filter.h"
 #include "notify.h"
 #include "policy.h"
@@ -114,7 +115,7 @@ notify_handle(struct gx_notify *ns)
 			pid_t tgid = tgid_of((pid_t)req->pid);
 
 			if (seccomp_notify_id_valid(ns->fd, req->id) == 0) {
-				if (tgid == ns->child)
+				if (tgid == ns->cmd)
 					ns->out->seccomp_killed = true;
 				kill(tgid, SIGKILL);
 			}
@@ -164,11 +165,12 @@ int
 notify_bootstrap(struct gx_notify *ns, pid_t child, int stp,
     struct child_err *ce)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	int pidfd = ns->in_ns ? -1 : (int)syscall(SYS_pidfd_open, child, 0);
 	bool expect_listener = false;
 	int rc = 0;
 
 	ns->child = child;
+	ns->cmd = ns->in_ns ? 0 : child;
 	ns->exec_done = false;
 	for (;;) {
 		struct pollfd p[2] = { { stp, POLLIN, 0 }, { ns->fd, POLLIN, 0 } };
@@ -203,11 +205,18 @@ notify_bootstrap(struct gx_notify *ns, pid_t child, int stp,
 			break;          /* EOF: execve happened */
 		if (ce->stage == STAGE_LISTENER_READY) {
 			expect_listener = true;
+			if (pidfd < 0 && ns->in_ns) {
+				/* In a PID namespace: the init's one child. */
+				ns->cmd = ns_command_pid(child);
+				pidfd = (int)syscall(SYS_pidfd_open, ns->cmd, 0);
+			}
 		} else if (ce->stage == STAGE_LISTENER_FALLBACK) {
 			snprintf(ns->out->reporting, sizeof(ns->out->reporting),
 			    "unavailable: %s (plain seccomp actions, no names)",
 			    ce->err == EBUSY ? "a seccomp listener is already "
 			    "installed (nested guardexec?)" : strerror(ce->err));
+			if (ns->in_ns)
+				kill(ns->child, SIGKILL);  /* the init */
 			waitpid(ns->child, NULL, 0);
 			rc = -2;
 			break;

@@ -22,7 +22,9 @@ struct gx_notify {
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
 	const struct gx_run *run;
-	pid_t child;                /* the command (its thread group) */
+	pid_t child;                /* ours: the command, or the namespace init */
+	pid_t cmd;                  /* the command (its thread group), or 0 */
+	bool in_ns;                 /* child is a namespace init (set before) */
 	bool exec_done;             /* past the marker syscall */
 	struct gx_outcome *out;     /* denials are counted here */
 };

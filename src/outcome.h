@@ -64,6 +64,8 @@ struct gx_outcome {
 	bool denied_overflow;       /* more names than GX_MAX_DENIED */
 	char reporting[192];         /* "notify", "off", or "unavailable: ..." */
 	bool seccomp_killed;        /* the command died of a denied syscall */
+	unsigned namespaces;        /* GX_NS_* (ns.h) the command ran in */
+	char ns_missing[128];       /* why none, when they were asked for */
 };
 
 #endif

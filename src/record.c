@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "record.h"
+#include "ns.h"
 #include "env.h"
 #include "policy.h"
 #include "outcome.h"
@@ -302,6 +303,29 @@ add_resources(json_t *rec, const struct gx_record_in *in)
 	set(j, "user", str_or_null(in->isolation_user));
 	if (in->isolation_cgroup_why != NULL)
 		set(j, "cgroup_why", str_lossy(in->isolation_cgroup_why, NULL));
+	{
+		unsigned have = o != NULL ? o->namespaces : 0;
+		unsigned miss = in->isolation_ns_wanted & ~have;
+		json_t *a = xjson(json_array()), *m = xjson(json_array());
+
+		for (int b = 0; gx_ns_names[b] != NULL; b++) {
+			if (have & (1u << b))
+				json_array_append_new(a,
+				    json_string(gx_ns_names[b]));
+			if (miss & (1u << b))
+				json_array_append_new(m,
+				    json_string(gx_ns_names[b]));
+		}
+		set(j, "namespaces", a);
+		if (json_array_size(m) > 0) {
+			set(j, "missing", m);
+			if (in->isolation_ns_why != NULL)
+				set(j, "missing_why",
+				    str_lossy(in->isolation_ns_why, NULL));
+		} else {
+			json_decref(m);
+		}
+	}
 	set(rec, "isolation", j);
 	set(rec, "notices", strv_json(in->notices));
 }

@@ -30,6 +30,8 @@ struct gx_record_in {
 	const char *isolation_fs, *isolation_net, *isolation_cgroup,
 	    *isolation_user;
 	const char *isolation_cgroup_why;   /* why cgroup is null */
+	unsigned isolation_ns_wanted;       /* GX_NS_* asked for (ns.h) */
+	const char *isolation_ns_why;       /* why some did not apply */
 	bool policy_writable;
 	const char *policy_trusted;         /* "owner" | "hash" | NULL */
 	char *const *notices;               /* guardexec's own warnings */

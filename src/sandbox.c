@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ns.h"
 #include "policy.h"
 #include "sandbox.h"
 #include "util.h"
@@ -147,6 +148,36 @@ add_path(int ruleset, const char *path, uint64_t access, uint64_t handled,
 	return 0;
 }
 
+int
+sandbox_landlock_allow(int ruleset, int abi, const char *path, bool write)
+{
+	uint64_t handled = handled_fs(abi);
+	struct ll_path_beneath pb;
+	struct stat st;
+	int fd, rc, errsv;
+
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0) {
+		errsv = errno;
+		close(fd);
+		errno = errsv;
+		return -1;
+	}
+	pb.allowed_access = (write ? handled : LL_READ | LL_IOCTL_DEV) &
+	    handled;
+	if (!S_ISDIR(st.st_mode))
+		pb.allowed_access &= LL_FILE_RIGHTS;
+	pb.parent_fd = fd;
+	rc = (int)syscall(SYS_landlock_add_rule, ruleset,
+	    LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
+	errsv = errno;
+	close(fd);
+	errno = errsv;
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 landlock_prepare(const struct gx_policy *pol, const char *cwd,
     struct gx_sandbox *sb, struct gx_diag *diag)
@@ -258,12 +289,22 @@ sandbox_prepare(const struct gx_policy *pol, const char *cwd,
 		return -1;
 	if (pol->has_filesystem && landlock_prepare(pol, cwd, sb, diag) < 0)
 		return -1;
+	sb->ns_wanted = GX_NS_USER | GX_NS_PID | GX_NS_MOUNT | GX_NS_IPC |
+	    (pol->network == GX_NET_NONE ? GX_NS_NET : 0);
+	sb->ns = ns_probe(pol->network == GX_NET_NONE, sb->ns_why,
+	    sizeof(sb->ns_why));
+	if (sb->ns == 0 && pol->fs_tmp == GX_TMP_PRIVATE) {
+		diag_add(diag, "filesystem.tmp = \"private\" needs a mount "
+		    "namespace, and the kernel refused one (%s)", sb->ns_why);
+		return -1;
+	}
 	if (pol->network == GX_NET_NONE) {
 		/*
-		 * A network namespace needs CAP_SYS_ADMIN; without it, the
-		 * seccomp socket guard refuses every family but AF_UNIX.
+		 * A network namespace: our own (in the user namespace), or
+		 * with CAP_SYS_ADMIN unshared in the child; without either,
+		 * the seccomp socket guard refuses every family but AF_UNIX.
 		 */
-		if (have_sys_admin()) {
+		if (sb->ns != 0 || have_sys_admin()) {
 			sb->netns = true;
 			sb->net_desc = "netns";
 		} else {

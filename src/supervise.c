@@ -29,6 +29,7 @@
 #include "filter.h"
 #include "log.h"
 #include "notify.h"
+#include "ns.h"
 #include "policy.h"
 #include "relay.h"
 #include "sentinel.h"
@@ -58,6 +59,7 @@ struct run_state {
 	struct gx_family fam;
 	struct gx_notify ns;
 	struct gx_relay relay;
+	struct gx_ns_run nsr;       /* the namespace init, when there is one */
 	int sfd;                    /* signalfd */
 	int pipe[2];                /* read ends of the command's stdout, stderr */
 	int sentinel_fd;
@@ -140,6 +142,67 @@ stamp_end(struct run_state *st)
 	st->out->ru = st->fam.ru;
 }
 
+/* The command's side of a namespace run (see ns.h). */
+struct ns_child {
+	const struct gx_run *run;
+	bool plain;
+	int errfd, out_w, err_w;
+};
+
+static void
+ns_command(void *arg)
+{
+	const struct ns_child *c = arg;
+
+	child_run(c->run, c->plain, 1, c->errfd, c->out_w, c->err_w);
+}
+
+static void
+ns_fail(void *arg, int step)
+{
+	child_fail_ns(((const struct ns_child *)arg)->errfd, step);
+}
+
+/*
+ * Start the child: in its own namespaces when the run asks for them and
+ * the kernel allows (then the namespace's init is our child, and it
+ * forks the command), else by fork.  Returns our child's pid, or -1.
+ */
+static pid_t
+start_child(struct run_state *st, bool plain, int errfd, int out_w,
+    int err_w)
+{
+	struct gx_run in_ns = *st->run;
+	struct ns_child c = { &in_ns, plain, errfd, out_w, err_w };
+	struct gx_ns_spec spec = {
+		.pol = st->run->pol, .cwd = st->run->cwd,
+		.landlock_fd = st->run->landlock_fd,
+		.landlock_abi = st->run->landlock_abi,
+		.netns = st->run->netns,
+		.command = ns_command, .fail = ns_fail, .arg = &c,
+	};
+	pid_t pid;
+
+	ns_end(&st->nsr);
+	st->out->namespaces = 0;
+	st->ns.in_ns = false;
+	if (st->run->use_ns) {
+		/* The init never returns from ns_start: in_ns stays valid. */
+		in_ns.in_ns = true;
+		if (ns_start(&spec, &st->nsr) == 0) {
+			st->out->namespaces = st->nsr.namespaces;
+			st->ns.in_ns = true;
+			return st->nsr.init;
+		}
+		snprintf(st->out->ns_missing, sizeof(st->out->ns_missing),
+		    "the kernel refused new namespaces: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid == 0)
+		child_run(st->run, plain, st->fam.self, errfd, out_w, err_w);
+	return pid;
+}
+
 /*
  * Fork the child once (@plain: with the plain seccomp variant) and
  * follow its setup.  Returns notify_bootstrap()'s answer, or -3 when
@@ -159,14 +222,12 @@ fork_once(struct run_state *st, bool plain, pid_t *child, struct child_err *ce)
 	}
 	set_pipe_size(outp[1]);
 	set_pipe_size(errp[1]);
-	*child = fork();
+	*child = start_child(st, plain, stp[1], outp[1], errp[1]);
 	if (*child < 0) {
 		snprintf(st->out->error, sizeof(st->out->error), "fork: %s",
 		    strerror(errno));
 		goto fail;
 	}
-	if (*child == 0)
-		child_run(st->run, plain, st->fam.self, stp[1], outp[1], errp[1]);
 	close(stp[1]);
 	close(outp[1]);
 	close(errp[1]);
@@ -191,6 +252,8 @@ child_failed(struct run_state *st, pid_t child, const struct child_err *ce)
 	struct gx_outcome *out = st->out;
 	struct rusage ru;
 
+	if (out->namespaces)
+		kill(child, SIGKILL);   /* the init, waiting to be told */
 	if (wait4(child, NULL, 0, &ru) == child)
 		family_add_rusage(&st->fam, &ru);
 	close_fd(&st->pipe[0]);
@@ -275,6 +338,13 @@ tick(struct run_state *st)
 {
 	const struct gx_policy *pol = st->run->pol;
 	double now = sys_now_ms();
+	int status;
+
+	/* The namespace init reports the command's end (then waits). */
+	if (st->nsr.report_r >= 0 && ns_read_status(&st->nsr, &status) == 1) {
+		st->fam.child_status = status;
+		st->fam.child_done = true;
+	}
 
 	if (!st->fam.child_done && st->deadline > 0 && now >= st->deadline &&
 	    !st->out->timed_out) {
@@ -320,7 +390,7 @@ next_timeout(const struct run_state *st)
 
 /* Indexes into the poll set; -1 when not polled. */
 struct pollset {
-	struct pollfd pfd[6];
+	struct pollfd pfd[7];
 	int n, ix_notify, ix_pipe[2];
 };
 
@@ -344,6 +414,9 @@ build_pollset(const struct run_state *st, struct pollset *ps)
 		if (relay_busy(&st->relay, s))
 			ps->pfd[ps->n++] = (struct pollfd){ st->relay.sink[s].fd,
 			    POLLOUT, 0 };
+	if (st->nsr.report_r >= 0 && !st->fam.child_done)
+		ps->pfd[ps->n++] = (struct pollfd){ st->nsr.report_r, POLLIN,
+		    0 };
 }
 
 static void
@@ -485,6 +558,7 @@ end_family(struct run_state *st)
 	if (st->run->cgroup != NULL)
 		cgroup_kill_all(st->run->cgroup);
 	family_kill_all(&st->fam, 0);
+	ns_end(&st->nsr);
 	if (st->sentinel_fd >= 0)
 		sentinel_dismiss(st->sentinel_fd, st->fam.exclude_reaped ? -1 :
 		    st->sentinel_pid);
@@ -562,7 +636,8 @@ static int
 run_all(const struct gx_run *run, struct gx_outcome *out)
 {
 	struct run_state st = { .run = run, .out = out, .sfd = -1,
-		.pipe = { -1, -1 }, .sentinel_fd = -1, .sentinel_pid = -1 };
+		.pipe = { -1, -1 }, .sentinel_fd = -1, .sentinel_pid = -1,
+		.nsr = { .init = -1, .alive_w = -1, .report_r = -1 } };
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -582,6 +657,7 @@ run_all(const struct gx_run *run, struct gx_outcome *out)
 	}
 	rc = start(&st);
 	if (rc < 0) {
+		ns_end(&st.nsr);
 		close_fd(&st.sfd);
 		notify_free(&st.ns);
 		if (rc == -1)
@@ -589,9 +665,14 @@ run_all(const struct gx_run *run, struct gx_outcome *out)
 		return -1;
 	}
 
-	/* If guardexec dies from here on, the sentinel ends the family. */
-	st.sentinel_fd = sentinel_start(st.fam.child, run->cgroup,
-	    &st.sentinel_pid);
+	/*
+	 * If guardexec dies from here on, the namespace init dies with it
+	 * (PR_SET_PDEATHSIG) and the kernel ends the whole family; without
+	 * namespaces, the sentinel does what it can.
+	 */
+	if (!out->namespaces)
+		st.sentinel_fd = sentinel_start(st.fam.child, run->cgroup,
+		    &st.sentinel_pid);
 	if (st.sentinel_fd >= 0)
 		family_exclude(&st.fam, st.sentinel_pid);
 	relay_init(&st.relay, run->pol, 1, 2);

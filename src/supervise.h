@@ -20,8 +20,11 @@ struct gx_run {
 	const char *cwd;            /* absolute working directory */
 	struct gx_filter *filter;   /* the plain variant is added on fallback */
 	int landlock_fd;            /* ruleset to restrict to, or -1 */
+	int landlock_abi;
+	bool use_ns;                /* own user/pid/mount/ipc namespaces */
+	bool in_ns;                 /* (set by supervise) they applied */
 	const struct gx_cgroup *cgroup;  /* the run's cgroup, or NULL */
-	bool netns;                 /* unshare(CLONE_NEWNET) in the child */
+	bool netns;                 /* a new network namespace */
 	bool use_rlimit_as;         /* limits.memory as RLIMIT_AS */
 	bool learn;                 /* --learn: allow and record everything */
 	bool drop_user;             /* switch to uid/gid/groups */

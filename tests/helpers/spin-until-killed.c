@@ -8,6 +8,29 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * PIDFILE.ns: our PID namespace, written before PIDFILE.  Inside a run's
+ * own PID namespace our pid means nothing outside it: lib.sh's gone()
+ * then looks for the namespace instead.
+ */
+static void
+write_ns(const char *pidfile)
+{
+	char path[4096], link[64];
+	ssize_t n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
+	FILE *f;
+
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	snprintf(path, sizeof(path), "%s.ns", pidfile);
+	f = fopen(path, "w");
+	if (f != NULL) {
+		fprintf(f, "%s\n", link);
+		fclose(f);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -20,8 +43,10 @@ main(int argc, char **argv)
 		i++;
 	}
 	if (i < argc) {
-		FILE *f = fopen(argv[i], "w");
+		FILE *f;
 
+		write_ns(argv[i]);
+		f = fopen(argv[i], "w");
 		if (f == NULL)
 			return 2;
 		fprintf(f, "%d\n", (int)getpid());

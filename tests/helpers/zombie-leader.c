@@ -30,6 +30,25 @@ thread_main(void *arg)
 	return NULL;
 }
 
+/* PIDFILE.ns: our PID namespace, before PIDFILE (see lib.sh gone()). */
+static void
+write_ns(const char *pidfile)
+{
+	char path[4096], link[64];
+	ssize_t n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
+	FILE *f;
+
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	snprintf(path, sizeof(path), "%s.ns", pidfile);
+	f = fopen(path, "w");
+	if (f != NULL) {
+		fprintf(f, "%s\n", link);
+		fclose(f);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -48,6 +67,7 @@ main(int argc, char **argv)
 		FILE *f;
 
 		setpgid(0, 0);
+		write_ns(argv[1]);
 		f = fopen(argv[1], "w");
 		if (f == NULL)
 			_exit(2);

@@ -131,7 +131,7 @@ like 'rusage has user_ms, sys_ms (numbers) and max_rss_kb (integer)' "$rec" \
 	"\"rusage\":\\{\"user_ms\":$NUM,\"sys_ms\":$NUM,\"max_rss_kb\":[0-9]+\\}"
 like 'limit_hit is null' "$rec" '"limit_hit":null'
 like 'isolation has filesystem, network, cgroup, user' "$rec" \
-	'"isolation":\{"filesystem":(null|"[^"]*"),"network":(null|"[^"]*"),"cgroup":(null|"[^"]*"),"user":(null|"[^"]*")(,"[a-z_]+":(null|"[^"]*"))*\}'
+	'"isolation":\{"filesystem":(null|"[^"]*"),"network":(null|"[^"]*"),"cgroup":(null|"[^"]*"),"user":(null|"[^"]*")(,"[a-z_]+":(null|"[^"]*"|\[[^]]*\]))*\}'
 like 'prev of the first record in a log is 64 zeros' "$rec" '"prev":"0{64}"'
 like 'hash is the last key' "$rec" "\"prev\":\"$HEX64\",\"hash\":\"$HEX64\"\\}\$"
 pre=${rec%,\"hash\":\"*}

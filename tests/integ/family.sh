@@ -14,38 +14,34 @@ EOF2
 
 # A double-forked setsid daemon that closed its output.
 run_gx -p "$P" -- "$HELPERS/daemonize" "$T/daemon.pid"
-d=$(cat "$T/daemon.pid" 2>/dev/null || echo 0)
-track_pid "$d"
+track_pidfile "$T/daemon.pid"
 is "the daemonizing command exits 0" "$rc" 0
-check "the setsid daemon is dead when guardexec returns" sh -c "! test -d /proc/$d || grep -q '^State:.*Z' /proc/$d/status"
+check "the setsid daemon is dead when guardexec returns" gone "$T/daemon.pid"
 
 # A daemon that holds stdout and stderr open: guardexec must not wait
 # for EOF on pipes held by a leftover.
 timeout -s KILL 60 "$GUARDEXEC" -l "$T/audit.log" -p "$P" -- \
 	"$HELPERS/daemonize" "$T/holder.pid" hold > "$T/out2" 2>&1
 rc=$?
-h=$(cat "$T/holder.pid" 2>/dev/null || echo 0)
-track_pid "$h"
+track_pidfile "$T/holder.pid"
 is "returns although a daemon holds the pipes" "$rc" 0
-check "the pipe-holding daemon is dead" sh -c "! test -d /proc/$h"
+check "the pipe-holding daemon is dead" gone "$T/holder.pid"
 
 # A background job of a shell (the classic leak).
 timeout -s KILL 60 "$GUARDEXEC" -l "$T/audit.log" -p "$P" -- \
-	sh -c 'sleep 300 & echo $! > '"$T"'/bg.pid; echo hi' > "$T/out3" 2>&1
+	sh -c 'readlink /proc/self/ns/pid > '"$T"'/bg.pid.ns; sleep 300 & echo $! > '"$T"'/bg.pid; echo hi' > "$T/out3" 2>&1
 rc=$?
-b=$(cat "$T/bg.pid" 2>/dev/null || echo 0)
-track_pid "$b"
+track_pidfile "$T/bg.pid"
 is "sh -c 'sleep 300 & echo hi' returns at once with 0" "$rc" 0
 is "its output arrives" "$(cat "$T/out3")" "hi"
-check "the background sleep is dead" sh -c "! test -d /proc/$b"
+check "the background sleep is dead" gone "$T/bg.pid"
 
 # Deep chain: a grandchild of a grandchild in new sessions.
 timeout -s KILL 60 "$GUARDEXEC" -l "$T/audit.log" -p "$P" -- \
-	sh -c "setsid sh -c 'setsid sleep 300 & echo \$! > $T/deep.pid' ; sleep 0.2" \
+	sh -c "readlink /proc/self/ns/pid > $T/deep.pid.ns; setsid sh -c 'setsid sleep 300 & echo \$! > $T/deep.pid' ; sleep 0.2" \
 	> /dev/null 2>&1
-dp=$(cat "$T/deep.pid" 2>/dev/null || echo 0)
-track_pid "$dp"
-check "a nested setsid sleep is dead" sh -c "test $dp != 0 && ! test -d /proc/$dp"
+track_pidfile "$T/deep.pid"
+check "a nested setsid sleep is dead" gone "$T/deep.pid"
 
 # Issue 11, bug 1: a process whose main thread has exited (a zombie
 # leader in /proc) while another thread runs is still family.  The
@@ -53,24 +49,21 @@ check "a nested setsid sleep is dead" sh -c "test $dp != 0 && ! test -d /proc/$d
 # zombie_case LABEL RUNNER POLICY: runs both variants through RUNNER.
 zombie_case() {
 	local label=$1 runner=$2 pol=$3 log=$T/z-$RANDOM.log z
-	rm -f "$T/z.pid" "$T/zw.pid" "$T/z.json"
+	rm -f "$T/z.pid" "$T/zw.pid" "$T/z.json" "$T/z.pid.ns" "$T/zw.pid.ns"
 	timeout -s KILL 60 $runner "$GUARDEXEC" -l "$log" -p "$pol" \
 		-- "$HELPERS/zombie-leader" "$T/z.pid" > /dev/null 2>&1
-	z=$(cat "$T/z.pid" 2>/dev/null || echo 0)
-	[ "$z" != 0 ] && track_pid "$z"
+	track_pidfile "$T/z.pid"
 	check "$label: a zombie leader with a live thread is killed" \
-		sh -c "test $z != 0 && ! test -d /proc/$z"
+		gone "$T/z.pid"
 	timeout -s KILL 60 $runner "$GUARDEXEC" -l "$log" \
 		-r "$T/z.json" -p "$pol" \
 		-- "$HELPERS/zombie-leader" "$T/zw.pid" write > /dev/null 2>&1
 	rc=$?
-	z=$(cat "$T/zw.pid" 2>/dev/null || echo 0)
-	[ "$z" != 0 ] && track_pid "$z"
+	track_pidfile "$T/zw.pid"
 	is "$label: guardexec returns though the thread keeps writing" "$rc" 0
 	like "$label: and writes the record" "$(cat "$T/z.json" 2>/dev/null)" \
 		'"status":"exited"'
-	check "$label: the writing thread is dead" \
-		sh -c "test $z != 0 && ! test -d /proc/$z"
+	check "$label: the writing thread is dead" gone "$T/zw.pid"
 }
 zombie_case "as caller" "" "$P"
 if unpriv_setup; then

@@ -56,6 +56,70 @@ unlike() {
 
 track_pid() { _tracked="$_tracked $*"; }
 
+# Pid files written inside a run: with its own PID namespace (guardexec
+# makes one where the kernel allows), the pid is the command's view and
+# means nothing here; the writer then leaves FILE.ns, its namespace
+# (see tests/helpers/daemonize.c), or a shell writes it with
+# "readlink /proc/self/ns/pid > FILE.ns".
+_own_pidns=$(readlink /proc/self/ns/pid 2>/dev/null)
+in_own_ns() { [ -s "$1.ns" ] && [ "$(cat "$1.ns")" != "$_own_pidns" ]; }
+# ns_alive NS PID: a process with PID in PID namespace NS still runs
+# (namespace inode numbers are reused: both must match).  A thread of
+# it counts (a zombie leader's own links are gone).
+ns_alive() {
+	local f c l
+	for f in $(grep -l -E "^NSpid:.*[[:space:]]$2\$" /proc/[0-9]*/status \
+		2> /dev/null); do
+		c=${f#/proc/}
+		c=${c%/status}
+		for l in /proc/"$c"/task/*/ns/pid; do
+			[ "$(readlink "$l" 2> /dev/null)" = "$1" ] && return 0
+		done
+	done
+	return 1
+}
+# gone PIDFILE: the process that wrote PIDFILE no longer runs (inside a
+# PID namespace: nothing runs in that namespace any more).
+gone() {
+	[ -s "$1" ] || return 1
+	if in_own_ns "$1"; then
+		! ns_alive "$(cat "$1.ns")" "$(cat "$1")"
+	else
+		! alive "$(cat "$1" 2>/dev/null || echo 0)"
+	fi
+}
+# no_ns_setup: $NO_NS, a command prefix that runs guardexec where the
+# kernel refuses new namespaces (a user namespace of the caller's own
+# ids whose parent allows no more): to test the fallback (the sentinel,
+# the /proc walk, the record's "missing").  Empty, with $NO_NS_REASON,
+# where that cannot be made.  Nothing outside the test changes.
+no_ns_setup() {
+	NO_NS=""
+	NO_NS_REASON=""
+	cat > "$T/no-ns" <<'EOF2'
+#!/bin/sh
+GX_U=$(id -u) GX_G=$(id -g) exec unshare --user --map-root-user sh -c '
+echo 1 > /proc/sys/user/max_user_namespaces || exit 125
+exec unshare --user --map-user="$GX_U" --map-group="$GX_G" "$@"' sh "$@"
+EOF2
+	chmod 755 "$T/no-ns"
+	if ! command -v unshare > /dev/null 2>&1; then
+		NO_NS_REASON="no unshare(1)"
+	elif ! "$T/no-ns" true 2> /dev/null; then
+		NO_NS_REASON="cannot make a user namespace that refuses namespaces"
+	elif "$T/no-ns" unshare --user true 2> /dev/null; then
+		NO_NS_REASON="max_user_namespaces does not hold here"
+	else
+		NO_NS="$T/no-ns"
+	fi
+	[ -n "$NO_NS" ]
+}
+
+# track_pidfile PIDFILE: track_pid, for a pid that is ours to kill.
+track_pidfile() {
+	in_own_ns "$1" || track_pid "$(cat "$1" 2>/dev/null || echo 0)"
+}
+
 # count_cmdline WORD: live processes whose command line contains WORD.
 count_cmdline() {
 	local n=0 f

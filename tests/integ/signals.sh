@@ -53,24 +53,23 @@ is "SIGINT reaches the command even when the caller ignored it" \
 g=$!
 track_pid "$g"
 wait_for test -s "$T/orphan.pid"
-o=$(cat "$T/orphan.pid")
-track_pid "$o"
+track_pidfile "$T/orphan.pid"
 kill -9 "$g"
 wait "$g" 2>/dev/null
-check "guardexec SIGKILLed: the command dies with it" wait_for sh -c "! test -d /proc/$o || grep -q '^State:.*Z' /proc/$o/status"
+check "guardexec SIGKILLed: the command dies with it" wait_for gone "$T/orphan.pid"
 
 # guardexec SIGKILLed: what the command started dies too (the sentinel
 # kills the command's session, and its cgroup when there is one).
-"$GUARDEXEC" -l "$T/audit.log" -p "$P" -- sh -c "sleep 300 & echo \$! > $T/bg1.pid; sleep 301 & echo \$! > $T/bg2.pid; wait" > /dev/null 2>&1 &
+"$GUARDEXEC" -l "$T/audit.log" -p "$P" -- sh -c "readlink /proc/self/ns/pid | tee $T/bg1.pid.ns > $T/bg2.pid.ns; sleep 300 & echo \$! > $T/bg1.pid; sleep 301 & echo \$! > $T/bg2.pid; wait" > /dev/null 2>&1 &
 g=$!
 track_pid "$g"
 wait_for test -s "$T/bg2.pid"
-b1=$(cat "$T/bg1.pid"); b2=$(cat "$T/bg2.pid")
-track_pid "$b1" "$b2"
+track_pidfile "$T/bg1.pid"
+track_pidfile "$T/bg2.pid"
 kill -9 "$g"
 wait "$g" 2>/dev/null
-check "guardexec SIGKILLed: a background job of the command dies" wait_for sh -c "! test -d /proc/$b1 || grep -q '^State:.*Z' /proc/$b1/status"
-check "guardexec SIGKILLed: its other job dies too" wait_for sh -c "! test -d /proc/$b2 || grep -q '^State:.*Z' /proc/$b2/status"
+check "guardexec SIGKILLed: a background job of the command dies" wait_for gone "$T/bg1.pid"
+check "guardexec SIGKILLed: its other job dies too" wait_for gone "$T/bg2.pid"
 
 # A signal to the command itself (not through guardexec) is its own.
 run_gx -p "$P" -- sh -c 'kill -TERM $$'

@@ -13,10 +13,9 @@ EOF2
 )
 
 run_gx -p "$P" -- "$HELPERS/spin-until-killed" -i "$T/spin.pid"
-s=$(cat "$T/spin.pid" 2>/dev/null || echo 0)
-track_pid "$s"
+track_pidfile "$T/spin.pid"
 is "a SIGTERM-ignoring command: exit 124" "$rc" 124
-check "it is dead" sh -c "! test -d /proc/$s"
+check "it is dead" gone "$T/spin.pid"
 is "record: status timeout" "$(field status)" '"timeout"'
 is "record: timed_out, limit_hit timeout" "$(field timed_out) $(field limit_hit)" 'true "timeout"'
 is "record: it was killed by SIGKILL" "$(field signal)" 9
@@ -24,10 +23,9 @@ is "record: it was killed by SIGKILL" "$(field signal)" 9
 # A family: a setsid child that ignores SIGTERM, under a parent that
 # handles it.
 run_gx -p "$P" -- sh -c "setsid $HELPERS/spin-until-killed -i $T/kid.pid & exec $HELPERS/spin-until-killed $T/parent.pid"
-k=$(cat "$T/kid.pid" 2>/dev/null || echo 0)
-track_pid "$k"
+track_pidfile "$T/kid.pid"
 is "family under timeout: 124" "$rc" 124
-check "the SIGTERM-ignoring setsid child is dead" sh -c "test $k != 0 && ! test -d /proc/$k"
+check "the SIGTERM-ignoring setsid child is dead" gone "$T/kid.pid"
 is "the parent ended by SIGTERM" "$(field signal)" 15
 
 # timeout = 0 means none.

@@ -31,9 +31,8 @@ is "not found: 127" "$rc" 127
 u -- "$HELPERS/spin-until-killed" -i
 is "timeout of a SIGTERM-ignoring command: 124" "$rc" 124
 u -- "$HELPERS/daemonize" "$T/udaemon.pid"
-d=$(cat "$T/udaemon.pid" 2>/dev/null || echo 0)
-track_pid "$d"
-check "setsid daemon dead after return" sh -c "test $d != 0 && ! test -d /proc/$d"
+track_pidfile "$T/udaemon.pid"
+check "setsid daemon dead after return" gone "$T/udaemon.pid"
 GX_SECRET_MARKER=unpriv-secret u -- "$HELPERS/fds"
 like "only fds 0 1 2" "$out" '^fds: 0 1 2$'
 like "guardexec's environment unreadable" "$out" '^parent_environ_secret: no$'
