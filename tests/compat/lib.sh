@@ -151,6 +151,10 @@ denials() {
 }
 
 WHOS=""
+why_not() {
+	if [ "$1" = root ]; then echo "the suite is not running as root"
+	else echo "no unprivileged user: $UNPRIV_REASON"; fi
+}
 setup_whos() {
 	WHOS="root"
 	make_tree "$WR"
@@ -173,7 +177,7 @@ works() {
 	shift 4
 	for who in root user; do
 		if ! echo " $WHOS " | grep -q " $who "; then
-			skip "$(basename "$pol" .cfg): $name ($who): $UNPRIV_REASON"
+			skip "$(basename "$pol" .cfg): $name ($who): $(why_not "$who")"
 			continue
 		fi
 		dir=$WR; [ "$who" = user ] && dir=$WU
@@ -197,7 +201,7 @@ refuses() {
 	shift 4
 	for who in root user; do
 		if ! echo " $WHOS " | grep -q " $who "; then
-			skip "$(basename "$pol" .cfg): $name ($who): $UNPRIV_REASON"
+			skip "$(basename "$pol" .cfg): $name ($who): $(why_not "$who")"
 			continue
 		fi
 		dir=$WR; [ "$who" = user ] && dir=$WU
