@@ -2,7 +2,7 @@
 """Run one module of CPython's regression suite (Debian's
 libpython3.11-testsuite) and write each test's outcome as JSON.
 
-    python3 cpython-run.py MODULE OUT.json [-k PATTERN]...
+    python3 cpython-run.py MODULE OUT.json [-k PATTERN]... [-x PATTERN]...
 
 Used by tests/compat/cpython.sh (make compat), unguarded and under the
 shipped policies.  Resources are off, as with regrtest without -u, so no
@@ -18,6 +18,7 @@ support.use_resources = []      # regrtest's default: no -u resources
 
 mod, out = sys.argv[1], sys.argv[2]
 patterns = [a for i, a in enumerate(sys.argv) if i > 3 and sys.argv[i - 1] == "-k"]
+excludes = [a for i, a in enumerate(sys.argv) if i > 3 and sys.argv[i - 1] == "-x"]
 
 
 class Result(unittest.TestResult):
@@ -66,6 +67,21 @@ if patterns:
     loader.testNamePatterns = ["*%s*" % p if "*" not in p else p
                                for p in patterns]
 suite = loader.loadTestsFromName("test." + mod)
+
+
+def leave_out(s):
+    """The suite without the tests whose id contains an exclude pattern."""
+    out = unittest.TestSuite()
+    for t in s:
+        if isinstance(t, unittest.TestSuite):
+            out.addTest(leave_out(t))
+        elif not any(x in t.id() for x in excludes):
+            out.addTest(t)
+    return out
+
+
+if excludes:
+    suite = leave_out(suite)
 res = Result()
 suite.run(res)
 with open(out, "w") as f:

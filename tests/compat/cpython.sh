@@ -36,6 +36,8 @@ kflags() {
 			"-k WithProcessesTestQueue.test_put -k WithProcessesTestConnection.test_connection" \
 			"-k WithProcessesTestPool.test_map -k WithProcessesTestPool.test_apply" \
 			"-k WithProcessesTestSharedMemory.test_shared_memory_basics" ;;
+	# AF_VSOCK tests wait forever for a peer in some virtual machines.
+	test_socket) echo "-x VSOCK" ;;
 	esac
 }
 
@@ -45,8 +47,10 @@ run_one() {         # CONFIG MODULE
 	cp "$TOP_SRCDIR/tests/compat/cpython-run.py" "$d/"
 	start=$(date +%s)
 	if [ "$cfg" = unguarded ]; then
+		# A bound like the policies' own: a test that hangs (as the
+		# AF_VSOCK ones did) must not hang make compat.
 		(cd "$d" && env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C.UTF-8 \
-			"$PY" cpython-run.py "$mod" result.json $(kflags "$mod")) \
+			timeout -k 5 600 "$PY" cpython-run.py "$mod" result.json $(kflags "$mod")) \
 			> "$d/out" 2> "$d/err"
 	else
 		"$GUARDEXEC" -q -l "$T/audit.log" -r "$d/record" \

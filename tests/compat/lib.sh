@@ -27,7 +27,7 @@ make_tree() {
 	printf 'def add(a, b):\n    return a + b\n' > "$d/py/pkg/__init__.py"
 	printf 'from pkg import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\ndef test_tmp(tmp_path):\n    (tmp_path / "x").write_text("y")\n    assert (tmp_path / "x").read_text() == "y"\n' \
 		> "$d/py/test_pkg.py"
-	printf 'test:\n\tpython3 -m pytest -q -p no:cacheprovider\n' > "$d/py/Makefile"
+	printf 'test:\n\tpython3 -m pytest -q -p no:cacheprovider --basetemp=.pytest-tmp\n' > "$d/py/Makefile"
 	printf '{"name":"t","version":"1.0.0","private":true,"scripts":{"test":"node test.js"}}\n' \
 		> "$d/js/package.json"
 	printf 'const assert = require("assert");\nassert.strictEqual(1 + 1, 2);\nconsole.log("js ok");\n' \
@@ -151,6 +151,10 @@ denials() {
 }
 
 WHOS=""
+why_not() {
+	if [ "$1" = root ]; then echo "the suite is not running as root"
+	else echo "no unprivileged user: $UNPRIV_REASON"; fi
+}
 setup_whos() {
 	WHOS="root"
 	make_tree "$WR"
@@ -173,7 +177,7 @@ works() {
 	shift 4
 	for who in root user; do
 		if ! echo " $WHOS " | grep -q " $who "; then
-			skip "$(basename "$pol" .cfg): $name ($who): $UNPRIV_REASON"
+			skip "$(basename "$pol" .cfg): $name ($who): $(why_not "$who")"
 			continue
 		fi
 		dir=$WR; [ "$who" = user ] && dir=$WU
@@ -197,7 +201,7 @@ refuses() {
 	shift 4
 	for who in root user; do
 		if ! echo " $WHOS " | grep -q " $who "; then
-			skip "$(basename "$pol" .cfg): $name ($who): $UNPRIV_REASON"
+			skip "$(basename "$pol" .cfg): $name ($who): $(why_not "$who")"
 			continue
 		fi
 		dir=$WR; [ "$who" = user ] && dir=$WU

@@ -24,7 +24,7 @@ works "$P" "sed -i" txt "NEEDLE one" sh -c \
 	'cp a.txt s.txt && sed -i s/needle/NEEDLE/ s.txt && grep NEEDLE s.txt && rm s.txt'
 if PATH=/usr/bin:/bin python3 -c 'import pytest' 2>/dev/null; then
 	works "$POL/python-test.cfg" "pytest" py "2 passed" sh -c \
-		'python3 -m pytest -q -p no:cacheprovider | tail -n 1 | sed "s/ in .*//"'
+		'python3 -m pytest -q -p no:cacheprovider --basetemp=.pytest-tmp | tail -n 1 | sed "s/ in .*//"'
 	works "$POL/python-test.cfg" "make test (Python project, pytest)" py "2 passed" sh -c \
 		'make -s test | tail -n 1 | sed "s/ in .*//"'
 else
