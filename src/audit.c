@@ -252,6 +252,15 @@ audit_build(const struct gx_record_in *in)
 	set(j, "user", str_or_null(in->isolation_user));
 	if (in->isolation_cgroup_why != NULL)
 		set(j, "cgroup_why", str_lossy(in->isolation_cgroup_why, NULL));
+	if (in->limits_processes != NULL || in->limits_memory != NULL) {
+		json_t *l = xjson(json_object());
+
+		if (in->limits_processes != NULL)
+			set(l, "processes", json_string(in->limits_processes));
+		if (in->limits_memory != NULL)
+			set(l, "memory", json_string(in->limits_memory));
+		set(j, "limits", l);
+	}
 	set(rec, "isolation", j);
 
 	if (o != NULL && o->n_forwarded > 0) {

@@ -41,6 +41,8 @@ struct gx_record_in {
 	const char *isolation_fs, *isolation_net, *isolation_cgroup,
 	    *isolation_user;
 	const char *isolation_cgroup_why;   /* why cgroup is null */
+	const char *limits_processes;       /* how processes holds, or NULL */
+	const char *limits_memory;          /* how memory holds, or NULL */
 	bool policy_writable;
 	bool learn;                         /* --learn run */
 };

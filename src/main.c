@@ -47,6 +47,8 @@ struct state {
 	bool have_log;
 	int result_fd;
 	bool policy_writable;
+	char proc_by[160];          /* how limits.processes is enforced */
+	const char *mem_by;         /* how limits.memory is enforced */
 };
 
 static void
@@ -80,6 +82,8 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 		.isolation_cgroup_why = st->cg.active || !st->cg.why[0] ? NULL :
 		    st->cg.why,
 		.isolation_user = st->sb.user_desc,
+		.limits_processes = st->proc_by[0] ? st->proc_by : NULL,
+		.limits_memory = st->mem_by,
 		.policy_writable = st->policy_writable,
 		.learn = st->opts.learn != NULL,
 	};
@@ -162,6 +166,49 @@ require_isolation(struct state *st, struct gx_diag *d)
 			    gx_iso_names[b]);
 	if (missing)
 		refuse(st, d);
+}
+
+/*
+ * How limits.processes and limits.memory hold for this run, for the
+ * record and guardexec.cfg(5)'s table.  Without a cgroup, RLIMIT_NPROC
+ * counts every task of the user, so it is set to what the user already
+ * runs plus the limit: the family gets exactly its share.  Root is
+ * exempt from RLIMIT_NPROC: without a cgroup or command.user, nothing
+ * holds the processes limit, and the run says so.
+ */
+static void
+limits_mechanisms(struct state *st)
+{
+	struct gx_rlimit_val *p = &st->pol.limits.processes;
+
+	if (st->pol.limits.memory.set)
+		st->mem_by = st->cg.memory ? "cgroup" : "rlimit_as";
+	if (!p->set)
+		return;
+	/*
+	 * RLIMIT_NPROC (set whenever the command runs as a non-root user,
+	 * with or without a cgroup) counts every task of that user: add
+	 * what the user already runs, so the family gets its share and a
+	 * user with many processes can still fork.
+	 */
+	if (geteuid() != 0 || st->sb.drop_user) {
+		unsigned long n = cgroup_count_tasks(st->sb.drop_user ?
+		    st->sb.uid : getuid());
+
+		if (!st->cg.pids)
+			snprintf(st->proc_by, sizeof(st->proc_by), "rlimit_nproc "
+			    "(%lu tasks already running + %llu)", n,
+			    (unsigned long long)p->value);
+		p->value += n;
+	}
+	if (st->cg.pids) {
+		strlcpy(st->proc_by, "cgroup", sizeof(st->proc_by));
+	} else if (geteuid() == 0 && !st->sb.drop_user) {
+		strlcpy(st->proc_by, "none", sizeof(st->proc_by));
+		warnx_gx("warning: limits.processes is not enforced: root is "
+		    "exempt from RLIMIT_NPROC and there is no cgroup (%s)",
+		    st->cg.why);
+	}
 }
 
 /* Open --result; -1 with a message in @d on failure. */
@@ -457,6 +504,7 @@ main(int argc, char **argv)
 		refuse(&st, &d);
 	cgroup_prepare(&st.pol, &st.cg);
 	require_isolation(&st, &d);
+	limits_mechanisms(&st);
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
 		refuse(&st, &d);
