@@ -2,7 +2,7 @@
 # Guarantee 6 (the rlimit part): a fork bomb ends in the process limit, a
 # memory hog in the memory limit, and cpu / file_size are reported.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 18
+plan 19
 
 P=$(policy procs <<'EOF2'
 version = 1;
@@ -51,16 +51,25 @@ if is_root && printf '%s' "$rec" | grep -q '"cgroup":"v'; then
 	gone=yes
 	for d in $cgdirs; do [ -d "$d" ] && gone=no; done
 	is "fork bomb as root: the run's cgroup was removed" "$gone" yes
+	scope=$(printf '%s' "$cgdirs" | sed -n 's|^\(.*\.scope\)/command$|\1|p')
+	if [ -n "$scope" ]; then
+		# systemd removes the scope once its last process (us) is gone.
+		for _i in $(seq 1 100); do [ -d "$scope" ] || break; sleep 0.1; done
+		check "fork bomb as root: systemd removed the run's scope ${scope##*/}" \
+			test ! -d "$scope"
+	else
+		skip "the run's systemd scope: not under systemd here"
+	fi
 else
 	why=$(printf '%s' "$rec" | sed -n 's/.*"cgroup_why":"\([^"]*\)".*/\1/p')
 	if is_root; then
 		# Root is exempt from RLIMIT_NPROC: without a cgroup nothing
 		# holds the limit, and that is a failure, not a skip.
-		for i in 1 2 3 4; do
+		for i in 1 2 3 4 5; do
 			check "fork bomb as root held by a cgroup (none: $why)" false
 		done
 	else
-		for i in 1 2 3 4; do skip "fork bomb under the cgroup pids limit as root: not root"; done
+		for i in 1 2 3 4 5; do skip "fork bomb under the cgroup pids limit as root: not root"; done
 	fi
 fi
 if is_root; then
