@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "scope.h"
 #include "log.h"
 #include "policy.h"
 #include "util.h"
@@ -173,68 +174,210 @@ has_word(const char *list, const char *word)
 	return false;
 }
 
-static int
-prepare_v2(const struct gx_policy *pol, struct gx_cgroup *cg)
+/* The pid of the calling process in decimal. */
+static const char *
+pid_str(char *buf, size_t n)
 {
-	char *mnt = mount_of(NULL), *path = own_path(NULL), *parent, *name;
-	char ctl[512], pbuf[4096];
+	snprintf(buf, n, "%d", (int)getpid());
+	return buf;
+}
+
+/* Write the limits of @pol into the v2 cgroup @dir; -1 with errno. */
+static int
+set_limits_v2(const struct gx_policy *pol, struct gx_cgroup *cg,
+    const char *dir)
+{
 	char val[32];
 
-	if (mnt == NULL || path == NULL) {
-		free(mnt);
-		free(path);
-		return -1;
-	}
-	parent = path_resolve(mnt, path[0] == '/' ? path + 1 : path);
-	free(mnt);
-	free(path);
-	if (read_small(join(pbuf, sizeof(pbuf), parent, "cgroup.controllers"), ctl,
-	    sizeof(ctl)) < 0 ||
-	    (pol->limits.processes.set && !has_word(ctl, "pids")) ||
-	    (pol->limits.memory.set && !has_word(ctl, "memory"))) {
-		free(parent);
-		return -1;
-	}
-	/* Enable for our children; fails if the parent holds processes. */
-	(void)write_str(parent, "cgroup.subtree_control",
-	    pol->limits.memory.set ? "+pids +memory" : "+pids");
-	name = unique_name();
-	cg->dir[0] = path_resolve(parent, name);
-	free(name);
-	free(parent);
-	if (mkdir(cg->dir[0], 0755) < 0) {
-		free(cg->dir[0]);
-		cg->dir[0] = NULL;
-		return -1;
-	}
 	if (pol->limits.processes.set) {
 		snprintf(val, sizeof(val), "%llu",
 		    (unsigned long long)pol->limits.processes.value);
-		if (write_str(cg->dir[0], "pids.max", val) < 0)
-			goto fail;
+		if (write_str(dir, "pids.max", val) < 0)
+			return -1;
 		cg->pids = true;
 	}
 	if (pol->limits.memory.set) {
 		snprintf(val, sizeof(val), "%llu",
 		    (unsigned long long)pol->limits.memory.value);
-		if (write_str(cg->dir[0], "memory.max", val) < 0)
-			goto fail;
-		(void)write_str(cg->dir[0], "memory.swap.max", "0");
+		if (write_str(dir, "memory.max", val) < 0)
+			return -1;
+		/* Memory means memory: no escape into swap. */
+		(void)write_str(dir, "memory.swap.max", "0");
 		cg->memory = true;
 	}
-	cg->procs_fd[0] = open(join(pbuf, sizeof(pbuf), cg->dir[0], "cgroup.procs"),
-	    O_WRONLY | O_CLOEXEC);
-	if (cg->procs_fd[0] < 0)
-		goto fail;
+	return 0;
+}
+
+/* The command's leaf @base/@cmd with the limits and its fds. */
+static int
+make_leaf(const struct gx_policy *pol, struct gx_cgroup *cg,
+    const char *base, const char *cmd)
+{
+	char pbuf[4096];
+
+	cg->dir[0] = path_resolve(base, cmd);
+	if (mkdir(cg->dir[0], 0755) < 0) {
+		snprintf(cg->why, sizeof(cg->why), "mkdir %s: %s", cg->dir[0],
+		    strerror(errno));
+		free(cg->dir[0]);
+		cg->dir[0] = NULL;
+		return -1;
+	}
+	if (set_limits_v2(pol, cg, cg->dir[0]) < 0) {
+		snprintf(cg->why, sizeof(cg->why), "setting limits in %s: %s",
+		    cg->dir[0], strerror(errno));
+		return -1;
+	}
+	cg->procs_fd[0] = open(join(pbuf, sizeof(pbuf), cg->dir[0],
+	    "cgroup.procs"), O_WRONLY | O_CLOEXEC);
+	cg->dir_fd = open(cg->dir[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg->procs_fd[0] < 0 || cg->dir_fd < 0) {
+		snprintf(cg->why, sizeof(cg->why), "opening %s: %s", cg->dir[0],
+		    strerror(errno));
+		return -1;
+	}
 	cg->version = 2;
 	snprintf(cg->desc, sizeof(cg->desc), "v2:%s", cg->dir[0]);
 	return 0;
+}
+
+static const char *
+controllers(const struct gx_policy *pol, bool enable)
+{
+	if (!pol->limits.memory.set)
+		return enable ? "+pids" : "-pids";
+	if (!pol->limits.processes.set)
+		return enable ? "+memory" : "-memory";
+	return enable ? "+pids +memory" : "-pids -memory";
+}
+
+/*
+ * In @base, a cgroup whose subtree is ours (a delegated systemd scope,
+ * or a cgroup that holds only guardexec): move guardexec into the leaf
+ * @sup, enable the controllers for @base's children (allowed now that
+ * @base holds no process: the no-internal-processes rule, as nsjail's
+ * moveSelfIntoChildCgroup does), and make the command's leaf @cmd.
+ * @base == NULL-@sup: the root cgroup, exempt from the rule.
+ */
+static int
+delegated_setup(const struct gx_policy *pol, struct gx_cgroup *cg,
+    const char *base, const char *sup, const char *cmd)
+{
+	const char *ctl = controllers(pol, true);
+	char pid[24];
+
+	if (sup != NULL) {
+		cg->sup_dir = path_resolve(base, sup);
+		if (mkdir(cg->sup_dir, 0755) < 0 && errno != EEXIST) {
+			snprintf(cg->why, sizeof(cg->why), "mkdir %s: %s",
+			    cg->sup_dir, strerror(errno));
+			free(cg->sup_dir);
+			cg->sup_dir = NULL;
+			goto fail;
+		}
+		if (write_str(cg->sup_dir, "cgroup.procs",
+		    pid_str(pid, sizeof(pid))) < 0) {
+			snprintf(cg->why, sizeof(cg->why), "moving guardexec "
+			    "into %s: %s", cg->sup_dir, strerror(errno));
+			goto fail;
+		}
+	}
+	cg->base_dir = xstrdup(base);
+	if (write_str(base, "cgroup.subtree_control", ctl) < 0) {
+		snprintf(cg->why, sizeof(cg->why), "enabling %s in %s: %s",
+		    ctl, base, strerror(errno));
+		goto fail;
+	}
+	cg->undo_ctl = controllers(pol, false);
+	if (make_leaf(pol, cg, base, cmd) < 0)
+		goto fail;
+	return 0;
 fail:
-	rmdir(cg->dir[0]);
-	free(cg->dir[0]);
-	cg->dir[0] = NULL;
-	cg->pids = cg->memory = false;
+	cgroup_destroy(cg);
 	return -1;
+}
+
+/* True when @dir's cgroup.procs lists no process but guardexec. */
+static bool
+holds_only_us(const char *dir)
+{
+	char pbuf[4096], buf[256], pid[24];
+
+	if (read_small(join(pbuf, sizeof(pbuf), dir, "cgroup.procs"), buf,
+	    sizeof(buf)) < 0)
+		return false;
+	buf[strcspn(buf, "\n")] = '\0';
+	return strcmp(buf, pid_str(pid, sizeof(pid))) == 0;
+}
+
+static int
+prepare_v2(const struct gx_policy *pol, struct gx_cgroup *cg,
+    const char *runtime_dir)
+{
+	char *mnt = mount_of(NULL), *path = own_path(NULL), *parent, *name;
+	char ctl[512], pbuf[4096], unit[96], swhy[160] = "";
+	int rc = -1;
+
+	if (mnt == NULL || path == NULL) {
+		snprintf(cg->why, sizeof(cg->why), "no cgroup v2 hierarchy");
+		free(mnt);
+		free(path);
+		return -1;
+	}
+	parent = path_resolve(mnt, path[0] == '/' ? path + 1 : path);
+	if (read_small(join(pbuf, sizeof(pbuf), parent, "cgroup.controllers"),
+	    ctl, sizeof(ctl)) < 0 ||
+	    (pol->limits.processes.set && !has_word(ctl, "pids")) ||
+	    (pol->limits.memory.set && !has_word(ctl, "memory"))) {
+		snprintf(cg->why, sizeof(cg->why), "cgroup v2 has no pids/memory "
+		    "controller for %s", path);
+		goto out;
+	}
+	name = unique_name();
+	/* Under systemd, ask it for a delegated scope (a user's too). */
+	if (scope_systemd_running()) {
+		snprintf(unit, sizeof(unit), "%s.scope", name);
+		if (scope_start(unit, geteuid() != 0, runtime_dir, swhy,
+		    sizeof(swhy)) == 0) {
+			free(path);
+			free(parent);
+			path = own_path(NULL);
+			parent = path ? path_resolve(mnt, path[0] == '/' ?
+			    path + 1 : path) : NULL;
+			if (parent != NULL && strstr(parent, unit) != NULL)
+				rc = delegated_setup(pol, cg, parent,
+				    "supervisor", "command");
+			else
+				snprintf(cg->why, sizeof(cg->why), "systemd "
+				    "started %s but guardexec is not in it",
+				    unit);
+			cg->scope = rc == 0;
+			free(name);
+			goto out;
+		}
+	}
+	/*
+	 * Without systemd: the root cgroup may hold processes and have
+	 * children; any other cgroup only if guardexec is alone in it.
+	 */
+	if (strcmp(path, "/") == 0 || holds_only_us(parent)) {
+		char *sup = xasprintf("%s-supervisor", name);
+
+		cg->undo_move = strcmp(path, "/") != 0;
+		rc = delegated_setup(pol, cg, parent, cg->undo_move ? sup :
+		    NULL, name);
+		free(sup);
+	} else {
+		snprintf(cg->why, sizeof(cg->why), "%s%scgroup v2: %s holds "
+		    "other processes (no-internal-processes rule)", swhy,
+		    swhy[0] ? "; " : "", path);
+	}
+	free(name);
+out:
+	free(mnt);
+	free(path);
+	free(parent);
+	return rc;
 }
 
 static int
@@ -314,23 +457,38 @@ fail:
 int
 cgroup_prepare(const struct gx_policy *pol, struct gx_cgroup *cg)
 {
+	char v2why[sizeof(cg->why) + 64];
+	const char *rt = getenv("XDG_RUNTIME_DIR");
+	char rtbuf[64];
+
 	memset(cg, 0, sizeof(*cg));
+	cg->dir_fd = -1;
 	for (int c = 0; c < GX_CG_N; c++)
 		cg->procs_fd[c] = -1;
 	if (!pol->limits.processes.set && !pol->limits.memory.set) {
 		strlcpy(cg->why, "no processes or memory limit", sizeof(cg->why));
 		return 0;
 	}
-	if (geteuid() != 0) {
-		strlcpy(cg->why, "not root: rlimits only", sizeof(cg->why));
-		return 0;
+	if (rt == NULL || rt[0] != '/') {
+		snprintf(rtbuf, sizeof(rtbuf), "/run/user/%u",
+		    (unsigned)getuid());
+		rt = rtbuf;
 	}
-	if (prepare_v2(pol, cg) == 0 || prepare_v1(pol, cg) == 0) {
+	if (prepare_v2(pol, cg, rt) == 0) {
 		cg->active = true;
 		return 0;
 	}
-	strlcpy(cg->why, "no writable cgroup hierarchy with the pids/memory "
-	    "controllers: rlimits only", sizeof(cg->why));
+	strlcpy(v2why, cg->why, sizeof(v2why));
+	/* cgroup v1 (hybrid hosts): writable by root only. */
+	if (geteuid() == 0 && prepare_v1(pol, cg) == 0) {
+		cg->active = true;
+		return 0;
+	}
+	if (geteuid() == 0)
+		strlcat(v2why, "; no writable cgroup v1 pids/memory hierarchy",
+		    sizeof(v2why));
+	strlcat(v2why, ": rlimits only", sizeof(v2why));
+	strlcpy(cg->why, v2why, sizeof(cg->why));
 	return 0;
 }
 
@@ -481,6 +639,11 @@ cgroup_limit_hit(const struct gx_cgroup *cg)
 void
 cgroup_destroy(struct gx_cgroup *cg)
 {
+	char pid[24];
+
+	if (cg->dir_fd >= 0)
+		close(cg->dir_fd);
+	cg->dir_fd = -1;
 	for (int c = 0; c < GX_CG_N; c++) {
 		if (cg->procs_fd[c] >= 0)
 			close(cg->procs_fd[c]);
@@ -493,5 +656,52 @@ cgroup_destroy(struct gx_cgroup *cg)
 		cg->dir[c] = NULL;
 		cg->procs_fd[c] = -1;
 	}
+	/*
+	 * A cgroup we moved ourselves out of (no systemd): give it back its
+	 * shape.  A systemd scope is removed by systemd once we have exited.
+	 */
+	if (cg->undo_move && cg->base_dir != NULL && cg->sup_dir != NULL) {
+		if (cg->undo_ctl != NULL)
+			(void)write_str(cg->base_dir, "cgroup.subtree_control",
+			    cg->undo_ctl);
+		if (write_str(cg->base_dir, "cgroup.procs",
+		    pid_str(pid, sizeof(pid))) == 0)
+			rmdir(cg->sup_dir);
+	}
+	free(cg->base_dir);
+	free(cg->sup_dir);
+	cg->base_dir = cg->sup_dir = NULL;
 	cg->active = false;
+}
+
+unsigned long
+cgroup_count_tasks(uid_t uid)
+{
+	unsigned long n = 0;
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char path[300], buf[1024], *p;
+		struct stat st;
+		int field;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", de->d_name);
+		if (stat(path, &st) < 0 || st.st_uid != uid)
+			continue;
+		strlcat(path, "/stat", sizeof(path));
+		if (read_small(path, buf, sizeof(buf)) < 0 ||
+		    (p = strrchr(buf, ')')) == NULL)
+			continue;
+		/* num_threads is field 20; field 3 follows the ')'. */
+		for (field = 2; field < 20 && p != NULL; field++)
+			p = strchr(p + 1, ' ');
+		n += p != NULL ? strtoul(p + 1, NULL, 10) : 1;
+	}
+	closedir(d);
+	return n;
 }

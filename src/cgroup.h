@@ -3,6 +3,7 @@
 #define GX_CGROUP_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct gx_policy;
 
@@ -21,14 +22,25 @@ struct gx_cgroup {
 	int version;                /* 1 or 2 */
 	char *dir[GX_CG_N];         /* v1: one per controller; v2: dir[0] */
 	int procs_fd[GX_CG_N];      /* cgroup.procs, for the child; or -1 */
+	int dir_fd;                 /* v2: the command's cgroup (for clone3) */
+	bool scope;                 /* v2 inside a systemd scope of our own */
+	bool undo_move;             /* v2: we moved ourselves into sup_dir */
+	const char *undo_ctl;       /* what to write back to subtree_control */
+	char *base_dir;             /* v2: the delegated cgroup */
+	char *sup_dir;              /* v2: guardexec's own leaf in it */
 	bool pids, memory;          /* which limits it enforces */
 	char desc[512];             /* the record's isolation.cgroup */
-	char why[160];              /* why there is none */
+	char why[320];              /* why there is none */
 };
 
 /*
  * Make the run's cgroup when the policy sets limits.processes or
- * limits.memory and a writable hierarchy exists (in practice: root).
+ * limits.memory.  cgroup v2: under systemd, a transient scope with
+ * Delegate=yes from the system manager (root) or the caller's user
+ * manager, guardexec in its leaf "supervisor", the command in its leaf
+ * "command" with the limits; without systemd, the same inside guardexec's
+ * own cgroup when guardexec is alone in it (or it is the root cgroup).
+ * cgroup v1: a cgroup per controller under guardexec's, as root.
  * Never fails the run: without one, @cg is inactive and @cg->why says
  * why (the rlimits still apply).  Returns 0.
  */
@@ -52,6 +64,13 @@ const char *cgroup_limit_hit(const struct gx_cgroup *cg);
  * (static strings) in @hit, their number returned.
  */
 size_t cgroup_limits_hit(const struct gx_cgroup *cg, const char *hit[2]);
+
+/*
+ * The tasks (threads included) whose /proc entry belongs to @uid: what
+ * RLIMIT_NPROC already counts for that user, so that without a cgroup or
+ * a user namespace limits.processes can be set relative to it.
+ */
+unsigned long cgroup_count_tasks(uid_t uid);
 
 /* Remove the cgroup directories and free @cg. */
 void cgroup_destroy(struct gx_cgroup *cg);

@@ -57,6 +57,8 @@ struct state {
 	char *store;                /* the caller's trust store, or NULL */
 	const char *trusted;        /* "owner", "hash", or NULL: untrusted */
 	char **notices;             /* our own warnings, for the record */
+	char proc_by[160];          /* how limits.processes is enforced */
+	const char *mem_by;         /* how limits.memory is enforced */
 };
 
 /*
@@ -152,6 +154,8 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 		.isolation_ns_wanted = st->sb.ns_wanted,
 		.isolation_ns_why = o != NULL && o->ns_missing[0] ?
 		    o->ns_missing : st->sb.ns_why[0] ? st->sb.ns_why : NULL,
+		.limits_processes = st->proc_by[0] ? st->proc_by : NULL,
+		.limits_memory = st->mem_by,
 		.policy_writable = st->policy_writable,
 		.policy_trusted = st->trusted,
 		.notices = st->notices,
@@ -284,6 +288,58 @@ open_no_follow(const char *path, struct gx_diag *d, const char *what)
 		return -1;
 	}
 	return fd;
+}
+
+/*
+ * How limits.processes and limits.memory hold for this run, for the
+ * record and guardexec.cfg(5)'s table.  Without a cgroup, RLIMIT_NPROC
+ * counts every task of the user, so it is set to what the user already
+ * runs plus the limit: the family gets exactly its share.  Root is
+ * exempt from RLIMIT_NPROC: without a cgroup or command.user, nothing
+ * holds the processes limit, and the run says so.
+ */
+static void
+limits_mechanisms(struct state *st)
+{
+	struct gx_rlimit_val *p = &st->pol.limits.processes;
+
+	if (st->pol.limits.memory.set)
+		st->mem_by = st->cg.memory ? "cgroup" : "rlimit_as";
+	if (!p->set)
+		return;
+	/*
+	 * RLIMIT_NPROC (set whenever the command runs as a non-root user,
+	 * with or without a cgroup) counts every task of that user: add
+	 * what the user already runs, so the family gets its share and a
+	 * user with many processes can still fork.
+	 */
+	if (st->sb.ns & GX_NS_USER) {
+		/*
+		 * In its own user namespace the kernel counts only the
+		 * namespace's tasks of that uid: the family, and our init.
+		 */
+		if (!st->cg.pids)
+			strlcpy(st->proc_by, "rlimit_nproc (user namespace)",
+			    sizeof(st->proc_by));
+		p->value += 1;
+	} else if (geteuid() != 0 || st->sb.drop_user) {
+		unsigned long n = cgroup_count_tasks(st->sb.drop_user ?
+		    st->sb.uid : getuid());
+
+		if (!st->cg.pids)
+			snprintf(st->proc_by, sizeof(st->proc_by), "rlimit_nproc "
+			    "(%lu tasks already running + %llu)", n,
+			    (unsigned long long)p->value);
+		p->value += n;
+	}
+	if (st->cg.pids) {
+		strlcpy(st->proc_by, "cgroup", sizeof(st->proc_by));
+	} else if (geteuid() == 0 && !st->sb.drop_user) {
+		strlcpy(st->proc_by, "none", sizeof(st->proc_by));
+		notice(st, "warning: limits.processes is not enforced: root is "
+		    "exempt from RLIMIT_NPROC and there is no cgroup (%s)",
+		    st->cg.why);
+	}
 }
 
 /* Open --result; -1 with a message in @d on failure. */
@@ -970,10 +1026,11 @@ main(int argc, char **argv)
 		refuse(&st, &d);
 	cgroup_prepare(&st.pol, &st.cg);
 	require_isolation(&st, &d);
-	if (st.sb.ns == 0 && !st.opts.quiet)
-		warnx_gx("warning: no namespaces (%s): the command sees the "
+	if (st.sb.ns == 0)
+		notice(&st, "warning: no namespaces (%s): the command sees the "
 		    "host's processes and filesystem, fenced only by seccomp "
 		    "and Landlock", st.sb.ns_why);
+	limits_mechanisms(&st);
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
 		refuse(&st, &d);

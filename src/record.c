@@ -326,6 +326,15 @@ add_resources(json_t *rec, const struct gx_record_in *in)
 			json_decref(m);
 		}
 	}
+	if (in->limits_processes != NULL || in->limits_memory != NULL) {
+		json_t *l = xjson(json_object());
+
+		if (in->limits_processes != NULL)
+			set(l, "processes", json_string(in->limits_processes));
+		if (in->limits_memory != NULL)
+			set(l, "memory", json_string(in->limits_memory));
+		set(j, "limits", l);
+	}
 	set(rec, "isolation", j);
 	set(rec, "notices", strv_json(in->notices));
 }

@@ -32,6 +32,8 @@ struct gx_record_in {
 	const char *isolation_cgroup_why;   /* why cgroup is null */
 	unsigned isolation_ns_wanted;       /* GX_NS_* asked for (ns.h) */
 	const char *isolation_ns_why;       /* why some did not apply */
+	const char *limits_processes;       /* how processes holds, or NULL */
+	const char *limits_memory;          /* how memory holds, or NULL */
 	bool policy_writable;
 	const char *policy_trusted;         /* "owner" | "hash" | NULL */
 	char *const *notices;               /* guardexec's own warnings */
