@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <linux/securebits.h>
 #include <linux/capability.h>
+#include <linux/sched.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -32,9 +33,6 @@
 #include "policy.h"
 #include "sandbox.h"
 #include "util.h"
-
-const char *const gx_ns_names[] = { "user", "pid", "mount", "ipc", "net",
-	NULL };
 
 /* The init's setup steps (for ns_step_name). */
 enum {
@@ -576,10 +574,35 @@ clone_flags(bool netns)
 	    (netns ? CLONE_NEWNET : 0);
 }
 
-/* fork() into new namespaces: clone with no new stack. */
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+/*
+ * fork() into new namespaces: clone with no new stack.  With a cgroup v2
+ * directory fd, clone3(CLONE_INTO_CGROUP) starts the init inside the
+ * run's cgroup, so no process of the run ever runs outside it; where the
+ * kernel (or a seccomp filter around us) refuses clone3, plain clone,
+ * and the command joins the cgroup as its first step (child.c).
+ */
 static pid_t
-clone_ns(unsigned long flags)
+clone_ns(unsigned long flags, int cgroup_fd)
 {
+	if (cgroup_fd >= 0) {
+		struct clone_args ca;
+		pid_t pid;
+
+		memset(&ca, 0, sizeof(ca));
+		ca.flags = flags | CLONE_INTO_CGROUP;
+		ca.exit_signal = SIGCHLD;
+		ca.cgroup = (unsigned long long)cgroup_fd;
+		pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+		if (pid >= 0)
+			return pid;
+		if (errno != ENOSYS && errno != E2BIG && errno != EINVAL &&
+		    errno != EPERM && errno != EOPNOTSUPP)
+			return -1;
+	}
 	return (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL,
 	    NULL);
 }
@@ -609,7 +632,7 @@ ns_start(const struct gx_ns_spec *spec, struct gx_ns_run *nr)
 	 * it again once the maps are in (before anything else runs).
 	 */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-	pid = clone_ns(clone_flags(spec->netns));
+	pid = clone_ns(clone_flags(spec->netns), spec->cgroup_fd);
 	errsv = errno;
 	if (pid == 0) {
 		close(sync[1]);
@@ -730,7 +753,7 @@ ns_probe(bool netns, char *why, size_t whylen)
 	pid_t pid;
 	int st;
 
-	pid = clone_ns(clone_flags(netns));
+	pid = clone_ns(clone_flags(netns), -1);
 	if (pid == 0)
 		_exit(0);
 	if (pid < 0) {

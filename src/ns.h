@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "outcome.h"
+
 struct gx_policy;
 
 /*
@@ -27,6 +29,7 @@ struct gx_ns_spec {
 	int landlock_fd;            /* ruleset to add the view's own mounts to */
 	int landlock_abi;
 	bool netns;                 /* also a new network namespace */
+	int cgroup_fd;              /* cgroup v2 dir to start in, or -1 */
 	/*
 	 * In the command (pid 2): the command's own setup and execve; never
 	 * returns.  @fail: the init's setup failed at step @step with errno
@@ -53,8 +56,7 @@ enum gx_ns_kind {
 	GX_NS_NET = 1 << 4,
 };
 
-/* Names for the GX_NS_* bits, indexed by bit number; NULL-terminated. */
-extern const char *const gx_ns_names[];
+/* Names for the GX_NS_* bits: gx_ns_names in outcome.h. */
 
 /*
  * Start the init in new namespaces (@spec->netns adds a network one).

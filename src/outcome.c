@@ -3,6 +3,9 @@
 
 #include "outcome.h"
 
+const char *const gx_ns_names[] = { "user", "pid", "mount", "ipc", "net",
+	NULL };
+
 void
 outcome_limit_reached(struct gx_outcome *o, const char *name)
 {

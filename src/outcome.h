@@ -25,6 +25,13 @@ enum gx_status {
 /* The record's name for @s ("exited", ...); a static string. */
 const char *outcome_status_name(enum gx_status s);
 
+/*
+ * Names for the namespace bits (GX_NS_* in ns.h), indexed by bit number;
+ * NULL-terminated.  Here, with the outcome that carries the bits, so the
+ * record code needs nothing of the supervisor.
+ */
+extern const char *const gx_ns_names[];
+
 #define GX_MAX_FORWARDED 16
 #define GX_MAX_LIMITS 8
 #define GX_MAX_DENIED 256

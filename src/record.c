@@ -12,7 +12,6 @@
 
 #include "log.h"
 #include "record.h"
-#include "ns.h"
 #include "env.h"
 #include "policy.h"
 #include "outcome.h"

@@ -179,6 +179,8 @@ start_child(struct run_state *st, bool plain, int errfd, int out_w,
 		.landlock_fd = st->run->landlock_fd,
 		.landlock_abi = st->run->landlock_abi,
 		.netns = st->run->netns,
+		.cgroup_fd = st->run->cgroup != NULL && st->run->cgroup->active ?
+		    st->run->cgroup->dir_fd : -1,
 		.command = ns_command, .fail = ns_fail, .arg = &c,
 	};
 	pid_t pid;
