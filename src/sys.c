@@ -170,10 +170,12 @@ sys_caller_home(void)
 	/*
 	 * $HOME only when it is the caller's own directory: after su or
 	 * setpriv without a fresh environment it still names the previous
-	 * user's, whose trust store this caller can neither read nor own.
+	 * user's, whose trust store this caller can neither read nor own
+	 * (in a user namespace an unmapped owner shows as the overflow uid,
+	 * which may be the caller's: hence the access check too).
 	 */
 	if (home != NULL && home[0] == '/' && stat(home, &st) == 0 &&
-	    st.st_uid == getuid())
+	    st.st_uid == getuid() && access(home, X_OK) == 0)
 		return xstrdup(home);
 	pw = getpwuid(getuid());
 	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/')
