@@ -10,7 +10,7 @@ if unpriv_setup; then WHOS="$WHOS user"; else
 	diag "no unprivileged runs: $UNPRIV_REASON"; fi
 A="$HELPERS/ns-attack"
 NW=$(echo $WHOS | wc -w)
-plan $((NW * 2 + 2))
+plan $((NW * 2 + 3))
 chmod 1777 "$T"
 
 READS=""
@@ -130,4 +130,52 @@ print(r.stdout, end="")' "$GUARDEXEC" -p "$TTY" -l "$T/log-$who.log" -- \
 		skip "$who: needs python3 for openpty"
 	fi
 done
+# ---- root where namespaces are refused (a container's seccomp profile) ----
+# clone/unshare with CLONE_NEWUSER fail EPERM, clone3 ENOSYS, as
+# Docker's default profile does.  guardexec falls back and says so, but
+# as root a device node made in the write tree opens and the metadata
+# of a read-only file changes (guarantee 11 is unconditional "as root";
+# the fallback should refuse a filesystem group as root, or close these).
+nons() {
+	python3 -c '
+import ctypes, os, struct, sys
+NR_clone, NR_unshare, NR_clone3 = 56, 272, 435
+def stmt(code, k): return struct.pack("HBBI", code, 0, 0, k)
+def jump(code, k, jt, jf): return struct.pack("HBBI", code, jt, jf, k)
+LD, JEQ, JSET, RET = 0x20, 0x15, 0x45, 0x06
+f = [stmt(LD, 0), jump(JEQ, NR_clone3, 0, 1), stmt(RET, 0x00050000 | 38),
+     jump(JEQ, NR_clone, 1, 0), jump(JEQ, NR_unshare, 0, 3),
+     stmt(LD, 16), jump(JSET, 0x10000000, 0, 1), stmt(RET, 0x00050000 | 1),
+     stmt(RET, 0x7fff0000)]
+buf = ctypes.create_string_buffer(b"".join(f))
+class P(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("f", ctypes.c_void_p)]
+prog = P(len(f), ctypes.addressof(buf))
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(prog), 0, 0):
+    sys.exit(125)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
+if is_root && command -v python3 > /dev/null 2>&1 && [ "$(uname -m)" = x86_64 ]; then
+	R="$T/fb-r" W="$T/fb-w"
+	mkdir -p "$R" "$W"
+	echo data > "$R/f"
+	FB=$(policy fb <<EOF2
+version = 1;
+name = "rev-fb";
+filesystem: { read = [ $READS"$R" ]; write = [ "$W" ]; };
+limits: { timeout = 60; };
+audit: { sync = false; syslog = false; };
+EOF2
+)
+	before=$(stat -c '%a %u %g %Y' "$R/f")
+	(cd "$T" && nons "$GUARDEXEC" -p "$FB" -l "$T/log-fb.log" -- "$A" \
+		mknod-chr "$W/kmsg" chmod "$R/f" chown "$R/f" utimes "$R/f" \
+		> "$T/out" 2> /dev/null)
+	out=$(cat "$T/out")
+	is "root, namespaces refused: no device node opens and nothing outside the write tree changes (or it refuses)" \
+		"$(printf '%s\n' "$out" | grep -c ': ok')/$(stat -c '%a %u %g %Y' "$R/f")" "0/$before"
+else
+	skip "root on x86_64 with python3 only"
+fi
 finish
