@@ -22,6 +22,7 @@ as() {
 	local who=$1; shift
 	if [ "$who" = root ]; then (cd "$T" && "$@"); else as_user "$@"; fi
 }
+# shellcheck disable=SC2034
 g() {
 	local who=$1 pol=$2; shift 2
 	rm -f "$T/res-$who.json"
@@ -60,6 +61,7 @@ EOF2
 	# 2. The run's cgroup: the command moves itself to the root cgroup,
 	#    out of the processes/memory limits (RLIMIT_NPROC does not bind
 	#    uid 0, so a fork bomb is then unbounded).
+	# shellcheck disable=SC2016
 	g root "$NOFS" -- sh -c 'for f in /sys/fs/cgroup/cgroup.procs \
 		/sys/fs/cgroup/pids/cgroup.procs /sys/fs/cgroup/memory/cgroup.procs \
 		/sys/fs/cgroup/unified/cgroup.procs; do
