@@ -466,9 +466,19 @@ main(int argc, char **argv)
 				if (nsb & (1u << b))
 					printf(" %s", gx_ns_names[b]);
 			printf("\n");
+			/*
+			 * The map is 0->0: no capability, but the files of
+			 * root are still its own, and uid checks pass.
+			 */
 			if (geteuid() == 0 && st.pol.user == NULL)
 				printf("# user: uid 0 of its own user namespace, "
-				    "with no capabilities (not host root)\n");
+				    "mapped to host uid 0, with no capabilities: "
+				    "it still owns root's files, and only "
+				    "read-only mounts stop its writes (the "
+				    "view's; /proc/sys and /sys always)%s\n",
+				    st.pol.has_filesystem ? "" : "; with no "
+				    "filesystem group it can write every file "
+				    "root can");
 		} else {
 			printf("# namespaces: missing (the kernel refused them: "
 			    "%s): user pid mount ipc%s\n", why,

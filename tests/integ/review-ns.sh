@@ -10,7 +10,7 @@ if unpriv_setup; then WHOS="$WHOS user"; else
 	diag "no unprivileged runs: $UNPRIV_REASON"; fi
 A="$HELPERS/ns-attack"
 NW=$(echo $WHOS | wc -w)
-plan $((NW * 2 + 3))
+plan $((NW * 2 + 6))
 chmod 1777 "$T"
 
 READS=""
@@ -62,9 +62,10 @@ EOF2
 	#    out of the processes/memory limits (RLIMIT_NPROC does not bind
 	#    uid 0, so a fork bomb is then unbounded).
 	# shellcheck disable=SC2016
+	#    v2 (/sys/fs/cgroup/cgroup.procs), v1 and hybrid
+	#    (/sys/fs/cgroup/*/cgroup.procs: pids, memory, unified...).
 	g root "$NOFS" -- sh -c 'for f in /sys/fs/cgroup/cgroup.procs \
-		/sys/fs/cgroup/pids/cgroup.procs /sys/fs/cgroup/memory/cgroup.procs \
-		/sys/fs/cgroup/unified/cgroup.procs; do
+		/sys/fs/cgroup/*/cgroup.procs; do
 		[ -e "$f" ] && echo $$ > "$f" 2>/dev/null && echo "escaped: $f"; done; true'
 	if printf '%s' "$rec" | grep -q '"cgroup":null'; then
 		skip "root: no cgroup for the run here"
@@ -72,9 +73,31 @@ EOF2
 		unlike "root, no filesystem group: the command cannot leave the run's cgroup" \
 			"$out" '^escaped:'
 	fi
+	# 2b. Control: /proc/sys and /sys still read.
+	g root "$NOFS" -- sh -c 'cat /proc/sys/kernel/ostype && test -r /sys/kernel/uevent_seqnum && echo read'
+	is "root, no filesystem group: /proc/sys and /sys are still readable" \
+		"$(printf '%s\n' "$out" | tail -n 1)" "read"
+	# 2c. A filesystem group that lists /proc and even writes /sys: the
+	#     kernel's files stay read-only there too.
+	FSYS=$(policy fsys <<EOF2
+version = 1;
+name = "rev-fsys";
+filesystem: { read = [ $READS"/proc" ]; write = [ "/sys" ]; };
+limits: { timeout = 60; kill_grace = 1; };
+audit: { sync = false; syslog = false; };
+EOF2
+)
+	# shellcheck disable=SC2016
+	g root "$FSYS" -- sh -c 'cat /proc/sys/kernel/core_pattern > /proc/sys/kernel/core_pattern && echo wrote
+		for f in /sys/fs/cgroup/cgroup.procs /sys/fs/cgroup/*/cgroup.procs; do
+		[ -e "$f" ] && echo $$ > "$f" 2>/dev/null && echo "escaped: $f"; done; true'
+	unlike "root, /proc listed, /sys write-listed: no sysctl written, no cgroup left" \
+		"$out" '^(wrote|escaped:)'
+	like "root: --check says what uid 0 mapped to host 0 still means" \
+		"$("$GUARDEXEC" -p "$NOFS" --check 2>/dev/null)" \
+		'^# user: uid 0 .*owns root.s files'
 else
-	skip "root only, with user namespaces"
-	skip "root only, with user namespaces"
+	for _i in 1 2 3 4 5; do skip "root only, with user namespaces"; done
 fi
 
 for who in $WHOS; do
