@@ -173,6 +173,20 @@ require_isolation(struct state *st, struct gx_diag *d)
 		refuse(st, d);
 }
 
+/*
+ * A root caller's command with a filesystem group and no command.user
+ * is uid 0: only a mount namespace's read-only view stops it changing
+ * metadata (chmod, chown, utimes, xattrs) and using device nodes, which
+ * Landlock does not govern.  Without one: refuse (guarantee 11), never
+ * fall back.  A non-root command keeps the Landlock fallback.
+ */
+static bool
+need_mount_ns(const struct state *st)
+{
+	return geteuid() == 0 && st->pol.user == NULL &&
+	    st->pol.has_filesystem;
+}
+
 /* Open --result; -1 with a message in @d on failure. */
 static int
 open_result(struct state *st, struct gx_diag *d)
@@ -483,6 +497,9 @@ main(int argc, char **argv)
 			printf("# namespaces: missing (the kernel refused them: "
 			    "%s): user pid mount ipc%s\n", why,
 			    st.pol.network == GX_NET_NONE ? " net" : "");
+			if (need_mount_ns(&st))
+				printf("# run: refused: " GX_ROOT_FS_NEEDS_NS
+				    "\n", why);
 		}
 		state_free(&st);
 		return 0;
@@ -508,6 +525,10 @@ main(int argc, char **argv)
 		refuse(&st, &d);
 	cgroup_prepare(&st.pol, &st.cg);
 	require_isolation(&st, &d);
+	if (need_mount_ns(&st) && !(st.sb.ns & GX_NS_MOUNT)) {
+		diag_add(&d, GX_ROOT_FS_NEEDS_NS, st.sb.ns_why);
+		refuse(&st, &d);
+	}
 	if (st.sb.ns == 0 && !st.opts.quiet)
 		warnx_gx("warning: no namespaces (%s): the command sees the "
 		    "host's processes and filesystem, fenced only by seccomp "
@@ -536,6 +557,7 @@ main(int argc, char **argv)
 		.landlock_fd = st.sb.landlock_fd,
 		.landlock_abi = st.sb.landlock_abi,
 		.use_ns = st.sb.ns != 0,
+		.ns_required = need_mount_ns(&st),
 		.netns = st.sb.netns,
 		.learn = st.opts.learn != NULL,
 		.cgroup = &st.cg,

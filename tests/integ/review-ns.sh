@@ -10,7 +10,7 @@ if unpriv_setup; then WHOS="$WHOS user"; else
 	diag "no unprivileged runs: $UNPRIV_REASON"; fi
 A="$HELPERS/ns-attack"
 NW=$(echo $WHOS | wc -w)
-plan $((NW * 2 + 6))
+plan $((NW * 2 + 12))
 chmod 1777 "$T"
 
 READS=""
@@ -184,6 +184,8 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$@"
 if is_root && command -v python3 > /dev/null 2>&1 && [ "$(uname -m)" = x86_64 ]; then
 	R="$T/fb-r" W="$T/fb-w"
 	mkdir -p "$R" "$W"
+	chmod 755 "$R"
+	chmod 777 "$W"
 	echo data > "$R/f"
 	FB=$(policy fb <<EOF2
 version = 1;
@@ -193,14 +195,52 @@ limits: { timeout = 60; };
 audit: { sync = false; syslog = false; };
 EOF2
 )
+	FBU=$(policy fbu <<EOF2
+version = 1;
+name = "rev-fbu";
+command: { user = "nobody"; };
+filesystem: { read = [ $READS"$R" ]; write = [ "$W" ]; };
+limits: { timeout = 60; };
+audit: { sync = false; syslog = false; };
+EOF2
+)
 	before=$(stat -c '%a %u %g %Y' "$R/f")
-	(cd "$T" && nons "$GUARDEXEC" -p "$FB" -l "$T/log-fb.log" -- "$A" \
+	rm -f "$T/res-fb.json"
+	(cd "$T" && nons "$GUARDEXEC" -p "$FB" -l "$T/log-fb.log" \
+		-r "$T/res-fb.json" -- "$A" \
 		mknod-chr "$W/kmsg" chmod "$R/f" chown "$R/f" utimes "$R/f" \
-		> "$T/out" 2> /dev/null)
-	out=$(cat "$T/out")
+		> "$T/out" 2> "$T/err")
+	rc=$?
+	out=$(cat "$T/out") err=$(cat "$T/err")
 	is "root, namespaces refused: no device node opens and nothing outside the write tree changes (or it refuses)" \
 		"$(printf '%s\n' "$out" | grep -c ': ok')/$(stat -c '%a %u %g %Y' "$R/f")" "0/$before"
+	is "root, namespaces refused, filesystem group, no command.user: exit 125" "$rc" 125
+	like "root: ... one line says a mount namespace or command.user is needed, and why" \
+		"$err" '^guardexec: filesystem: a root caller.s filesystem group needs a mount namespace \(the kernel refused it: [^)]+\) or command\.user$'
+	like "root: ... and the refusal is recorded" "$(cat "$T/res-fb.json" 2>/dev/null)" \
+		'"status":"refused".*"exit_code":125'
+	(cd "$T" && nons "$GUARDEXEC" -p "$FB" --check > "$T/out" 2> /dev/null)
+	like "root: ... --check says a run would be refused" "$(cat "$T/out")" \
+		'^# run: refused: filesystem: a root caller'
+	# A non-root command keeps the fallback: command.user, uid 65534.
+	(cd "$T" && nons "$GUARDEXEC" -q -p "$FBU" -l "$T/log-fb.log" -- "$A" \
+		chmod "$R/f" > "$T/out" 2> "$T/err")
+	rc=$?
+	out=$(cat "$T/out")
+	like "root with command.user, namespaces refused: runs (Landlock fallback), nothing changes" \
+		"$rc/$(line chmod)/$(stat -c '%a %u %g %Y' "$R/f")" "^1/chmod: E[A-Z]+/$before\$"
+	if [ -n "$AS_USER" ]; then
+		as_user env "PATH=$PATH" bash -c "$(declare -f nons); nons \"\$@\"" nons \
+			"$GUARDEXEC" -q -p "$FB" -l "$T/log-fbuser.log" -- "$A" \
+			chmod "$R/f" > "$T/out" 2> "$T/err"
+		rc=$?
+		out=$(cat "$T/out")
+		like "uid 65534, namespaces refused: runs (Landlock fallback), nothing changes" \
+			"$rc/$(line chmod)/$(stat -c '%a %u %g %Y' "$R/f")" "^1/chmod: E[A-Z]+/$before\$"
+	else
+		skip "no unprivileged runs here"
+	fi
 else
-	skip "root on x86_64 with python3 only"
+	for _i in 1 2 3 4 5 6 7; do skip "root on x86_64 with python3 only"; done
 fi
 finish
