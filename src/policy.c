@@ -1231,7 +1231,7 @@ policy_print(const struct gx_policy *pol, FILE *out,
 		fputs("};\n\n", out);
 	} else {
 		fputs("# no syscalls group: no seccomp syscall filter (only the "
-		    "TIOCSTI/TIOCLINUX guard)\n\n", out);
+		    "TIOCSTI/TIOCLINUX/TIOCSCTTY guard)\n\n", out);
 	}
 	if (pol->has_filesystem) {
 		fputs("filesystem: {\n", out);
