@@ -231,11 +231,17 @@ EOF
 	rm -f "/tmp/gx-ns-priv-$$-$who"
 
 	# 8. network = "none": AF_UNIX listeners outside are out of reach.
-	rm -f "$T/ls-$who.out" "$O/sock"
-	as "$who" "$A" serve-abstract "gx-ns-$$-$who" > "$T/la-$who.out" 2>&1 &
-	track_pid $!
-	as "$who" "$A" serve-unix "$O/sock" > "$T/lu-$who.out" 2>&1 &
-	track_pid $!
+	# The listeners write their own pids ($! is the subshell of as()).
+	rm -f "$T/ls-$who.out" "$O/sock" "$T/la-$who.pid" "$T/lu-$who.pid"
+	# shellcheck disable=SC2016
+	as "$who" sh -c 'echo $$ > "$1"; exec "$2" serve-abstract "$3"' sh \
+		"$T/la-$who.pid" "$A" "gx-ns-$$-$who" > "$T/la-$who.out" 2>&1 &
+	# shellcheck disable=SC2016
+	as "$who" sh -c 'echo $$ > "$1"; exec "$2" serve-unix "$3"' sh \
+		"$T/lu-$who.pid" "$A" "$O/sock" > "$T/lu-$who.out" 2>&1 &
+	wait_for test -s "$T/la-$who.pid"
+	wait_for test -s "$T/lu-$who.pid"
+	track_pid "$(cat "$T/la-$who.pid")" "$(cat "$T/lu-$who.pid")"
 	wait_for grep -q listening "$T/la-$who.out"
 	wait_for grep -q listening "$T/lu-$who.out"
 	g "$who" "$NET" -- "$A" connect-abstract "gx-ns-$$-$who" \
