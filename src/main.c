@@ -480,6 +480,10 @@ main(int argc, char **argv)
 				if (nsb & (1u << b))
 					printf(" %s", gx_ns_names[b]);
 			printf("\n");
+			if (st.pol.network == GX_NET_NONE &&
+			    !(nsb & GX_NS_NET))
+				printf("# namespaces: missing (the kernel refused "
+				    "them: %s): net\n", why);
 			/*
 			 * The map is 0->0: no capability, but the files of
 			 * root are still its own, and uid checks pass.
@@ -533,6 +537,11 @@ main(int argc, char **argv)
 		warnx_gx("warning: no namespaces (%s): the command sees the "
 		    "host's processes and filesystem, fenced only by seccomp "
 		    "and Landlock", st.sb.ns_why);
+	else if (st.sb.ns != 0 && (st.sb.ns_wanted & GX_NS_NET) &&
+	    !(st.sb.ns & GX_NS_NET) && !st.opts.quiet)
+		warnx_gx("warning: no network namespace (%s): network = "
+		    "\"none\" is enforced by the seccomp socket guard only",
+		    st.sb.ns_why);
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
 		refuse(&st, &d);

@@ -765,6 +765,16 @@ ns_probe(bool netns, char *why, size_t whylen)
 	int st;
 
 	pid = clone_ns(clone_flags(netns));
+	if (pid < 0 && netns) {
+		/*
+		 * Only the network namespace refused (user.max_net_namespaces,
+		 * an LSM)?  Then the others still apply, and only "net" is
+		 * missing.
+		 */
+		snprintf(why, whylen, "network namespace: %s", strerror(errno));
+		netns = false;
+		pid = clone_ns(clone_flags(netns));
+	}
 	if (pid == 0)
 		_exit(0);
 	if (pid < 0) {

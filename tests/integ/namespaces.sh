@@ -18,7 +18,7 @@ else
 fi
 A="$HELPERS/ns-attack"
 NW=$(echo $WHOS | wc -w)
-plan $((NW * (PLAN_PER + 8)))
+plan $((NW * (PLAN_PER + 10)))
 chmod 1777 "$T"
 
 
@@ -303,5 +303,38 @@ for who in $WHOS; do
 	like "$who: ... the error names the key and the mechanism" "$(cat "$T/err")" \
 		'^guardexec: .*isolation\.require: "pid"'
 	check "$who: ... and nothing ran" test ! -e "$T/ran-req"
+done
+
+# ---- where only the network namespace is refused ----------------------------
+# user.max_net_namespaces = 0 in a user namespace of our own: the
+# others still apply, and the record's "missing" names only "net".
+cat > "$T/no-net" <<'EOF2'
+#!/bin/sh
+GX_U=$(id -u) GX_G=$(id -g) exec unshare --user --map-root-user sh -c '
+echo 0 > /proc/sys/user/max_net_namespaces || exit 125
+exec unshare --user --map-user="$GX_U" --map-group="$GX_G" "$@"' sh "$@"
+EOF2
+chmod 755 "$T/no-net"
+NONE=$(policy none <<'EOF'
+version = 1;
+name = "ns-none";
+network: { mode = "none"; };
+audit: { sync = false; syslog = false; };
+EOF
+)
+for who in $WHOS; do
+	if ! as "$who" "$T/no-net" true 2> /dev/null; then
+		skip "$who: cannot refuse only the network namespace here"
+		skip "$who: cannot refuse only the network namespace here"
+		continue
+	fi
+	rm -f "$T/res-$who.json"
+	as "$who" "$T/no-net" "$GUARDEXEC" -p "$NONE" -l "$T/log-$who.log" \
+		-r "$T/res-$who.json" -- true > /dev/null 2> "$T/err"
+	rc=$? rec=$(cat "$T/res-$who.json" 2>/dev/null)
+	like "$who, only the network namespace refused: the others apply, only net is missing" \
+		"$rc $rec" '^0 .*"namespaces":\["user","pid","mount","ipc"\],"missing":\["net"\]'
+	like "$who: ... and network none falls back to the socket guard" "$rec" \
+		'"network":"seccomp"'
 done
 finish
