@@ -89,7 +89,13 @@ static int
 build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
     struct gx_diag *diag)
 {
-	static const unsigned long ttyops[] = { TIOCSTI, TIOCLINUX };
+	/*
+	 * TIOCSTI, TIOCLINUX: input pushed into a terminal.  TIOCSCTTY: an
+	 * inherited terminal that is no session's own would become the
+	 * command's controlling terminal (guarantee 4: none).
+	 */
+	static const unsigned long ttyops[] = { TIOCSTI, TIOCLINUX,
+		TIOCSCTTY };
 	scmp_filter_ctx ctx;
 	int rc, io_uring;
 
@@ -102,7 +108,8 @@ build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
 	seccomp_arch_add(ctx, SCMP_ARCH_X86);
 	seccomp_arch_add(ctx, SCMP_ARCH_X32);
 	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	for (size_t i = 0; rc == 0 && i < 2; i++)
+	for (size_t i = 0; rc == 0 && i < sizeof(ttyops) / sizeof(ttyops[0]);
+	    i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
 		    1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ttyops[i]));
 	if (rc == 0 && no_ns)

@@ -342,6 +342,20 @@ limits_mechanisms(struct state *st)
 	}
 }
 
+/*
+ * A root caller's command with a filesystem group and no command.user
+ * is uid 0: only a mount namespace's read-only view stops it changing
+ * metadata (chmod, chown, utimes, xattrs) and using device nodes, which
+ * Landlock does not govern.  Without one: refuse (guarantee 11), never
+ * fall back.  A non-root command keeps the Landlock fallback.
+ */
+static bool
+need_mount_ns(const struct state *st)
+{
+	return geteuid() == 0 && st->pol.user == NULL &&
+	    st->pol.has_filesystem;
+}
+
 /* Open --result; -1 with a message in @d on failure. */
 static int
 open_result(struct state *st, struct gx_diag *d)
@@ -994,13 +1008,30 @@ main(int argc, char **argv)
 				if (nsb & (1u << b))
 					printf(" %s", gx_ns_names[b]);
 			printf("\n");
+			if (st.pol.network == GX_NET_NONE &&
+			    !(nsb & GX_NS_NET))
+				printf("# namespaces: missing (the kernel refused "
+				    "them: %s): net\n", why);
+			/*
+			 * The map is 0->0: no capability, but the files of
+			 * root are still its own, and uid checks pass.
+			 */
 			if (geteuid() == 0 && st.pol.user == NULL)
 				printf("# user: uid 0 of its own user namespace, "
-				    "with no capabilities (not host root)\n");
+				    "mapped to host uid 0, with no capabilities: "
+				    "it still owns root's files, and only "
+				    "read-only mounts stop its writes (the "
+				    "view's; /proc/sys and /sys always)%s\n",
+				    st.pol.has_filesystem ? "" : "; with no "
+				    "filesystem group it can write every file "
+				    "root can");
 		} else {
 			printf("# namespaces: missing (the kernel refused them: "
 			    "%s): user pid mount ipc%s\n", why,
 			    st.pol.network == GX_NET_NONE ? " net" : "");
+			if (need_mount_ns(&st))
+				printf("# run: refused: " GX_ROOT_FS_NEEDS_NS
+				    "\n", why);
 		}
 		state_free(&st);
 		return 0;
@@ -1026,10 +1057,18 @@ main(int argc, char **argv)
 		refuse(&st, &d);
 	cgroup_prepare(&st.pol, &st.cg);
 	require_isolation(&st, &d);
+	if (need_mount_ns(&st) && !(st.sb.ns & GX_NS_MOUNT)) {
+		diag_add(&d, GX_ROOT_FS_NEEDS_NS, st.sb.ns_why);
+		refuse(&st, &d);
+	}
 	if (st.sb.ns == 0)
 		notice(&st, "warning: no namespaces (%s): the command sees the "
 		    "host's processes and filesystem, fenced only by seccomp "
 		    "and Landlock", st.sb.ns_why);
+	else if ((st.sb.ns_wanted & GX_NS_NET) && !(st.sb.ns & GX_NS_NET))
+		notice(&st, "warning: no network namespace (%s): network = "
+		    "\"none\" is enforced by the seccomp socket guard only",
+		    st.sb.ns_why);
 	limits_mechanisms(&st);
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
@@ -1055,6 +1094,7 @@ main(int argc, char **argv)
 		.landlock_fd = st.sb.landlock_fd,
 		.landlock_abi = st.sb.landlock_abi,
 		.use_ns = st.sb.ns != 0,
+		.ns_required = need_mount_ns(&st),
 		.netns = st.sb.netns,
 		.learn = st.opts.learn != NULL,
 		.cgroup = &st.cg,

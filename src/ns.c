@@ -48,6 +48,7 @@ enum {
 	STEP_DEV,
 	STEP_TMP,
 	STEP_LANDLOCK,
+	STEP_KERNEL_RO,
 	STEP_FORK,
 };
 
@@ -68,6 +69,8 @@ ns_step_name(int step)
 	case STEP_DEV: return "namespace init: building /dev";
 	case STEP_TMP: return "namespace init: mounting a private /tmp";
 	case STEP_LANDLOCK: return "namespace init: Landlock rules for the view";
+	case STEP_KERNEL_RO: return "namespace init: making /proc/sys and /sys "
+	    "read-only";
 	case STEP_FORK: return "namespace init: fork";
 	default: return "namespace init";
 	}
@@ -383,6 +386,34 @@ build_view(struct init_ctx *c)
 		fail(c, STEP_ATTR);
 }
 
+/*
+ * The kernel's own files that check the uid, not a capability: a
+ * sysctl is writable by euid GLOBAL_ROOT_UID (proc_sys_permission),
+ * sysfs and cgroupfs files (cgroup.procs: leaving the run's cgroup)
+ * by their mode.  A root caller's command is uid 0 mapped to host 0,
+ * so these go read-only over themselves wherever the view has them, as
+ * bubblewrap does (--ro-bind /proc/sys and friends).  A bind first:
+ * mount_setattr() on a path that is no mount point would change the
+ * mount it lies in.  Absent paths are skipped.
+ */
+static void
+protect_kernel(const struct init_ctx *c)
+{
+	static const char *const paths[] = { "/proc/sys",
+		"/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/sys", NULL };
+	struct stat st;
+
+	for (int i = 0; paths[i] != NULL; i++) {
+		if (lstat(paths[i], &st) < 0 && errno == ENOENT)
+			continue;
+		if (mount(paths[i], paths[i], NULL, MS_BIND | MS_REC,
+		    NULL) < 0 || setattr(paths[i], AT_RECURSIVE,
+		    MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+		    MOUNT_ATTR_NOEXEC, 0) < 0)
+			fail(c, STEP_KERNEL_RO);
+	}
+}
+
 /* No filesystem group: the host's tree, nosuid and nodev throughout. */
 static void
 build_host(struct init_ctx *c)
@@ -468,6 +499,7 @@ init_main(const struct gx_ns_spec *spec, const struct plan *plan, int sync,
 		build_view(&c);
 	else
 		build_host(&c);
+	protect_kernel(&c);
 
 	cmd = fork();
 	if (cmd < 0)
@@ -535,8 +567,10 @@ write_file(const char *path, const char *text)
 
 /*
  * The id maps.  Root: every id maps to itself, so command.user and the
- * file owners are what they are outside (the command holds no
- * capability, so this grants nothing).  Anyone else: the caller's own
+ * file owners are what they are outside.  The command holds no
+ * capability, but uid 0 still owns root's files and passes the checks
+ * that look at the uid alone: only read-only mounts (the view's, and
+ * protect_kernel()'s) stop its writes.  Anyone else: the caller's own
  * uid and gid, and setgroups denied (the kernel requires it).
  */
 static int
@@ -754,6 +788,16 @@ ns_probe(bool netns, char *why, size_t whylen)
 	int st;
 
 	pid = clone_ns(clone_flags(netns), -1);
+	if (pid < 0 && netns) {
+		/*
+		 * Only the network namespace refused (user.max_net_namespaces,
+		 * an LSM)?  Then the others still apply, and only "net" is
+		 * missing.
+		 */
+		snprintf(why, whylen, "network namespace: %s", strerror(errno));
+		netns = false;
+		pid = clone_ns(clone_flags(netns), -1);
+	}
 	if (pid == 0)
 		_exit(0);
 	if (pid < 0) {

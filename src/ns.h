@@ -94,8 +94,8 @@ const char *ns_step_name(int step);
 
 /*
  * Whether the kernel lets us create the namespaces now (a throwaway
- * clone).  Returns the GX_NS_* bits that work; on a refusal, @why says
- * why (strerror).
+ * clone).  Returns the GX_NS_* bits that work: all, none, or (@netns
+ * refused alone) all but GX_NS_NET; on a refusal, @why says why.
  */
 unsigned ns_probe(bool netns, char *why, size_t whylen);
 

@@ -23,7 +23,7 @@ const struct gx_group gx_groups[] = {
 	{ "output", "The cap on what the command prints.", -1, NULL },
 	{ "syscalls", "Seccomp: default deny; deny wins over allow.",
 	    P(has_syscalls), "# no syscalls group: no seccomp syscall filter "
-	    "(only the TIOCSTI/TIOCLINUX guard)" },
+	    "(only the TIOCSTI/TIOCLINUX/TIOCSCTTY guard)" },
 	{ "filesystem", "Landlock and a mount namespace: nothing outside these "
 	    "is reachable.", P(has_filesystem),
 	    "# no filesystem group: no filesystem restriction" },

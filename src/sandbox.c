@@ -304,7 +304,8 @@ sandbox_prepare(const struct gx_policy *pol, const char *cwd,
 		 * with CAP_SYS_ADMIN unshared in the child; without either,
 		 * the seccomp socket guard refuses every family but AF_UNIX.
 		 */
-		if (sb->ns != 0 || have_sys_admin()) {
+		if ((sb->ns & GX_NS_NET) || (sb->ns == 0 &&
+		    have_sys_admin())) {
 			sb->netns = true;
 			sb->net_desc = "netns";
 		} else {

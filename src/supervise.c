@@ -198,6 +198,12 @@ start_child(struct run_state *st, bool plain, int errfd, int out_w,
 		}
 		snprintf(st->out->ns_missing, sizeof(st->out->ns_missing),
 		    "the kernel refused new namespaces: %s", strerror(errno));
+		if (st->run->ns_required) {
+			/* Root's filesystem group: see need_mount_ns() in main.c. */
+			snprintf(st->out->error, sizeof(st->out->error),
+			    GX_ROOT_FS_NEEDS_NS, strerror(errno));
+			return -1;
+		}
 	}
 	pid = fork();
 	if (pid == 0)
@@ -226,8 +232,9 @@ fork_once(struct run_state *st, bool plain, pid_t *child, struct child_err *ce)
 	set_pipe_size(errp[1]);
 	*child = start_child(st, plain, stp[1], outp[1], errp[1]);
 	if (*child < 0) {
-		snprintf(st->out->error, sizeof(st->out->error), "fork: %s",
-		    strerror(errno));
+		if (st->out->error[0] == '\0')
+			snprintf(st->out->error, sizeof(st->out->error),
+			    "fork: %s", strerror(errno));
 		goto fail;
 	}
 	close(stp[1]);

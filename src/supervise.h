@@ -12,6 +12,16 @@ struct gx_filter;
 struct gx_cgroup;
 
 /* Everything the child needs, decided before the fork. */
+/*
+ * The refusal when namespaces are refused and the run is a root
+ * caller's with a filesystem group and no command.user: Landlock alone
+ * does not govern mknod, chmod, chown, utimes or xattrs (guarantee 11).
+ * %s: why the kernel refused.
+ */
+#define GX_ROOT_FS_NEEDS_NS "filesystem: a root caller's filesystem " \
+	"group needs a mount namespace (the kernel refused it: %s) or " \
+	"command.user"
+
 struct gx_run {
 	const struct gx_policy *pol;
 	char *const *argv;          /* as given; argv[0] is passed on */
@@ -22,6 +32,7 @@ struct gx_run {
 	int landlock_fd;            /* ruleset to restrict to, or -1 */
 	int landlock_abi;
 	bool use_ns;                /* own user/pid/mount/ipc namespaces */
+	bool ns_required;           /* refuse, never fall back, if refused */
 	bool in_ns;                 /* (set by supervise) they applied */
 	const struct gx_cgroup *cgroup;  /* the run's cgroup, or NULL */
 	bool netns;                 /* a new network namespace */

@@ -18,7 +18,7 @@ else
 fi
 A="$HELPERS/ns-attack"
 NW=$(echo $WHOS | wc -w)
-plan $((NW * (PLAN_PER + 8)))
+plan $((NW * (PLAN_PER + 10)))
 chmod 1777 "$T"
 
 
@@ -231,11 +231,17 @@ EOF
 	rm -f "/tmp/gx-ns-priv-$$-$who"
 
 	# 8. network = "none": AF_UNIX listeners outside are out of reach.
-	rm -f "$T/ls-$who.out" "$O/sock"
-	as "$who" "$A" serve-abstract "gx-ns-$$-$who" > "$T/la-$who.out" 2>&1 &
-	track_pid $!
-	as "$who" "$A" serve-unix "$O/sock" > "$T/lu-$who.out" 2>&1 &
-	track_pid $!
+	# The listeners write their own pids ($! is the subshell of as()).
+	rm -f "$T/ls-$who.out" "$O/sock" "$T/la-$who.pid" "$T/lu-$who.pid"
+	# shellcheck disable=SC2016
+	as "$who" sh -c 'echo $$ > "$1"; exec "$2" serve-abstract "$3"' sh \
+		"$T/la-$who.pid" "$A" "gx-ns-$$-$who" > "$T/la-$who.out" 2>&1 &
+	# shellcheck disable=SC2016
+	as "$who" sh -c 'echo $$ > "$1"; exec "$2" serve-unix "$3"' sh \
+		"$T/lu-$who.pid" "$A" "$O/sock" > "$T/lu-$who.out" 2>&1 &
+	wait_for test -s "$T/la-$who.pid"
+	wait_for test -s "$T/lu-$who.pid"
+	track_pid "$(cat "$T/la-$who.pid")" "$(cat "$T/lu-$who.pid")"
 	wait_for grep -q listening "$T/la-$who.out"
 	wait_for grep -q listening "$T/lu-$who.out"
 	g "$who" "$NET" -- "$A" connect-abstract "gx-ns-$$-$who" \
@@ -297,5 +303,38 @@ for who in $WHOS; do
 	like "$who: ... the error names the key and the mechanism" "$(cat "$T/err")" \
 		'^guardexec: .*isolation\.require: "pid"'
 	check "$who: ... and nothing ran" test ! -e "$T/ran-req"
+done
+
+# ---- where only the network namespace is refused ----------------------------
+# user.max_net_namespaces = 0 in a user namespace of our own: the
+# others still apply, and the record's "missing" names only "net".
+cat > "$T/no-net" <<'EOF2'
+#!/bin/sh
+GX_U=$(id -u) GX_G=$(id -g) exec unshare --user --map-root-user sh -c '
+echo 0 > /proc/sys/user/max_net_namespaces || exit 125
+exec unshare --user --map-user="$GX_U" --map-group="$GX_G" "$@"' sh "$@"
+EOF2
+chmod 755 "$T/no-net"
+NONE=$(policy none <<'EOF'
+version = 1;
+name = "ns-none";
+network: { mode = "none"; };
+audit: { sync = false; syslog = false; };
+EOF
+)
+for who in $WHOS; do
+	if ! as "$who" "$T/no-net" true 2> /dev/null; then
+		skip "$who: cannot refuse only the network namespace here"
+		skip "$who: cannot refuse only the network namespace here"
+		continue
+	fi
+	rm -f "$T/res-$who.json"
+	as "$who" "$T/no-net" "$GUARDEXEC" -p "$NONE" -l "$T/log-$who.log" \
+		-r "$T/res-$who.json" -- true > /dev/null 2> "$T/err"
+	rc=$? rec=$(cat "$T/res-$who.json" 2>/dev/null)
+	like "$who, only the network namespace refused: the others apply, only net is missing" \
+		"$rc $rec" '^0 .*"namespaces":\["user","pid","mount","ipc"\],"missing":\["net"\]'
+	like "$who: ... and network none falls back to the socket guard" "$rec" \
+		'"network":"seccomp"'
 done
 finish
