@@ -70,7 +70,7 @@ tests=${!var:-}
 if [ -n "$tests" ]; then
 	say "root: make check ($(echo $tests | wc -w) tests)"
 	mkdir -p "$out/root"
-	rm -f "$TREE/test-suite.log"
+	rm -f "$TREE/test-suite.log" "$TREE"/tests/integ/*.log "$TREE"/tests/integ/*.trs
 	# shellcheck disable=SC2086
 	(cd "$TREE" && timeout -k 10 "$TIMEOUT" make check TESTS="$tests") \
 		> "$out/root/make.out" 2>&1
@@ -84,19 +84,16 @@ if [ -n "$tests" ]; then
 	say "user: make check ($(echo $tests | wc -w) tests) in user@1000.service"
 	mkdir -p "$out/user"
 	chown -R gxuser: "$TREE" "$out/user"
-	rm -f "$TREE/test-suite.log"
+	rm -f "$TREE/test-suite.log" "$TREE"/tests/integ/*.log "$TREE"/tests/integ/*.trs
 	# The job: make check in the tree, its output and status in $out/user.
-	cat > /run/gxvm-user-job <<JOB
-#!/bin/bash
-cd "$TREE" && timeout -k 10 "$TIMEOUT" make check TESTS="$tests" > "$out/user/make.out" 2>&1
-echo \$? > "$out/user/rc.job"
-JOB
-	chmod 755 /run/gxvm-user-job
+	job="cat /proc/self/cgroup > '$out/user/cgroup'; cd '$TREE' && timeout -k 10 $TIMEOUT make check TESTS='$tests' > '$out/user/make.out' 2>&1; echo \$? > '$out/user/rc.job'"
 	runuser -u gxuser -- env XDG_RUNTIME_DIR=/run/user/1000 \
 		DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus \
 		systemd-run --user --wait --collect --quiet \
-		--unit=gxvm-tests /run/gxvm-user-job > "$out/user/systemd-run.out" 2>&1
-	say "user: systemd-run status $?"
+		--unit=gxvm-tests /bin/bash -c "$job" > "$out/user/systemd-run.out" 2>&1
+	src=$?
+	journalctl --no-pager -b -u user@1000.service > "$out/user/journal.txt" 2>&1
+	say "user: systemd-run status $src"
 	# shellcheck disable=SC2086
 	collect "$out/user" "$(cat "$out/user/rc.job" 2>/dev/null || echo none)" $tests
 	summarize user "$out/user"

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Render the README's "Where it runs" table from the VM lane's results.
 
-    table.py DIR...
+    table.py DIR... [native:BUILDDIR]
 
 Each DIR holds one run's TAP logs (tests/integ/NAME.log, NAME.trs as
 automake's tap-driver writes them) and an "env" file (key=value: kernel,
 cgroup, systemd, who), in DIR or its parent: tests/vm/vm.sh leaves them
 in _vm/results/<kernel release>/<root|user>/.  Prints Markdown: one row
 per run, one column per guarantee of CONTRACT.md, then every failing
-test by name.
+test by name.  native:BUILDDIR adds this machine's own make check
+(BUILDDIR/tests/integ/*.log) as a row.
 """
 import os
 import re
@@ -96,10 +97,25 @@ def describe(env, d):
     return [env.get("kernel", "?"), cg, "systemd " + sysd if sysd != "no" else "no", who]
 
 
+def native_env():
+    """This machine, for a native make check's results."""
+    cg = "cgroup2fs" if os.path.exists("/sys/fs/cgroup/cgroup.controllers") and \
+        not os.path.exists("/sys/fs/cgroup/unified") else "tmpfs"
+    with open("/proc/1/comm") as fh:
+        init = fh.read().strip()
+    return {"kernel": os.uname().release, "cgroup": cg,
+            "systemd": "systemd" if init == "systemd" else "no",
+            "who": "root (native make check; user cases via setpriv)"}
+
+
 def main(dirs):
     rows, failures = [], []
     for d in dirs:
-        env = read_env(d)
+        if d.startswith("native:"):
+            d = os.path.join(d[len("native:"):], "tests", "integ")
+            env = native_env()
+        else:
+            env = read_env(d)
         run = read_run(d)
         head = describe(env, d)
         tot = [r for ts in run.values() for r, _ in ts]

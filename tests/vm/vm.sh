@@ -84,7 +84,11 @@ cp -al "$base/root" "$stage" 2>/dev/null || cp -a "$base/root" "$stage" ||
 	die "cannot copy the base system"
 copy_tree() {
 	mkdir -p "$stage$1"
-	tar -C "$1" --exclude=./_vm --exclude=./.git --exclude='./_ci_*' \
+	# Nanosecond times (posix format), so make finds the build current;
+	# no test logs of a run here.
+	tar -C "$1" --format=posix --exclude=./_vm --exclude=./.git \
+		--exclude='./_ci_*' --exclude='./test-suite.log' \
+		--exclude='./tests/*/*.log' --exclude='./tests/*/*.trs' \
 		-cf - . | tar -C "$stage$1" -xf - || die "cannot copy $1"
 }
 copy_tree "$TOP_BUILDDIR"
@@ -130,6 +134,7 @@ boot() {  # boot SERIES KDIR: one VM run, its results into $work/results
 	cp --sparse=always "$work/disk.img" "$img" || return 1
 	timeout -k 20 "$tmo" qemu-system-x86_64 -accel tcg -smp 2 -m 2048 \
 		-nographic -no-reboot -nic none -monitor none \
+		-device virtio-rng-pci \
 		-kernel "$kd/vmlinuz" -initrd "$kd/initrd.img" \
 		-drive "file=$img,if=virtio,format=raw" \
 		-append "console=ttyS0 root=/dev/vda rw panic=-1" \
