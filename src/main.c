@@ -58,6 +58,7 @@ struct state {
 	const char *trusted;        /* "owner", "hash", or NULL: untrusted */
 	char **notices;             /* our own warnings, for the record */
 	char proc_by[160];          /* how limits.processes is enforced */
+	uint64_t processes_policy;  /* limits.processes as written */
 	const char *mem_by;         /* how limits.memory is enforced */
 };
 
@@ -307,6 +308,7 @@ limits_mechanisms(struct state *st)
 		st->mem_by = st->cg.memory ? "cgroup" : "rlimit_as";
 	if (!p->set)
 		return;
+	st->processes_policy = p->value;
 	/*
 	 * RLIMIT_NPROC (set whenever the command runs as a non-root user,
 	 * with or without a cgroup) counts every task of that user: add
@@ -789,7 +791,7 @@ explain_outcome(struct state *st, const struct gx_outcome *o, bool learn)
 		notice(st, "memory limit (%s) reached%s", v, end);
 	} else if (hit != NULL && strcmp(hit, "processes") == 0) {
 		notice(st, "processes limit (%llu) reached%s",
-		    (unsigned long long)l->processes.value, end);
+		    (unsigned long long)st->processes_policy, end);
 	} else if (hit != NULL && strcmp(hit, "cpu") == 0) {
 		notice(st, "cpu limit (%llu s) reached%s",
 		    (unsigned long long)l->cpu.value, end);

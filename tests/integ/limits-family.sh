@@ -41,7 +41,15 @@ tag="gxlf-$$-user"
 as_user "$GUARDEXEC" -l "$T/u-audit.log" -r "$T/u.json" -p "$LIM" -- \
 	"$HELPERS/forkbomb" 1000 "$tag" > "$T/ufb.out" 2>&1
 urec=$(cat "$T/u.json" 2>/dev/null)
-is "fork bomb as a user: limit_hit processes" "$(field limit_hit "$urec")" '"processes"'
+okn=$(sed -n 's/forks: \([0-9]*\) ok.*/\1/p' "$T/ufb.out")
+# Without a cgroup the kernel does not say that RLIMIT_NPROC refused a
+# fork (guardexec.cfg(5)): the bound holds, the name cannot be known.
+if printf '%s' "$urec" | grep -q '"cgroup":"v'; then
+	is "fork bomb as a user: limit_hit processes" "$(field limit_hit "$urec")" '"processes"'
+else
+	check "fork bomb as a user (no cgroup: RLIMIT_NPROC): fewer than 64 processes ($okn forks)" \
+		test "${okn:-999}" -lt 64
+fi
 is "fork bomb as a user: nothing left behind" "$(count_cmdline "$tag")" 0
 
 # ---- a memory hog ends in `memory`, and the record says so -------------
@@ -54,7 +62,13 @@ fi
 as_user "$GUARDEXEC" -l "$T/u-audit.log" -r "$T/u.json" -p "$LIM" -- \
 	"$HELPERS/memhog" 1024 > "$T/umem.out" 2>&1
 urec=$(cat "$T/u.json" 2>/dev/null)
-is "memory hog as a user: limit_hit memory" "$(field limit_hit "$urec")" '"memory"'
+if printf '%s' "$urec" | grep -q '"cgroup":"v'; then
+	is "memory hog as a user: limit_hit memory" "$(field limit_hit "$urec")" '"memory"'
+else
+	# RLIMIT_AS: the allocation fails, which the kernel does not report.
+	like "memory hog as a user (no cgroup: RLIMIT_AS): the allocation fails" \
+		"$(cat "$T/umem.out")" '^allocation failed after [0-9]+ MiB'
+fi
 
 # ---- limits count the family only ---------------------------------------
 # The user already runs 80 processes, more than `processes = 32`; the
@@ -87,7 +101,7 @@ EOF2
 )
 	run_gx -C "$T" -p "$FEWU" -- sh -c "$cmd"
 	is "root, command.user nobody running 80 processes: the command forks" \
-		"$rc|$(printf '%s' "$out" | tr '\n' ' ')" "0|forked again "
+		"$rc|$(printf '%s' "$out" | tr '\n' ' ')" "0|forked again"
 else
 	skip "command.user with a busy user: not root"
 fi
@@ -95,30 +109,25 @@ fi
 kill $(cat "$T/sleepers") 2>/dev/null
 
 # ---- guardexec SIGKILLed: a setsid daemon of the command dies ----------
-# The command writes guardexec's pid ($PPID), starts a double-forked
+# guardexec's own pid is written from outside (sh's $$ before exec): a
+# pid written inside the run belongs to the command's PID namespace and
+# must never be signalled from here.  The command starts a double-forked
 # setsid daemon and waits; guardexec is then SIGKILLed.
 sigkill_daemon() {
-	local who=$1 g d
-	rm -f "$T/gx.pid" "$T/d.pid"
-	if [ "$who" = root ]; then
-		"$GUARDEXEC" -l "$T/audit.log" -p "$LIM" -- sh -c \
-			"echo \$PPID > $T/gx.pid; $HELPERS/daemonize $T/d.pid; sleep 300" \
-			> /dev/null 2>&1 &
-	else
-		as_user "$GUARDEXEC" -l "$T/u-audit.log" -p "$LIM" -- sh -c \
-			"echo \$PPID > $T/gx.pid; $HELPERS/daemonize $T/d.pid; sleep 300" \
-			> /dev/null 2>&1 &
-	fi
-	track_pid $!
+	local who=$1 run="" log=$T/audit.log g
+	rm -f "$T/gx.pid" "$T/d.pid" "$T/d.pid.ns"
+	if [ "$who" != root ]; then run=$AS_USER; log=$T/u-audit.log; fi
+	# shellcheck disable=SC2016
+	(cd "$T" && $run sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$T/gx.pid" \
+		"$GUARDEXEC" -l "$log" -p "$LIM" -- sh -c \
+		"$HELPERS/daemonize $T/d.pid; sleep 300") > /dev/null 2>&1 &
 	wait_for test -s "$T/d.pid"
 	g=$(cat "$T/gx.pid" 2>/dev/null || echo 0)
-	d=$(cat "$T/d.pid" 2>/dev/null || echo 0)
-	track_pid "$g" "$d"
+	track_pid "$g"
+	track_pidfile "$T/d.pid"
 	[ "$g" != 0 ] && kill -9 "$g"
-	DPID=$d
-	daemon_gone() { [ "$DPID" != 0 ] && ! alive "$DPID"; }
 	check "guardexec SIGKILLed ($who, processes and memory limits): its setsid daemon dies" \
-		wait_for daemon_gone
+		wait_for gone "$T/d.pid"
 }
 if is_root; then sigkill_daemon root; else skip "guardexec SIGKILLed as root: not root"; fi
 sigkill_daemon user
