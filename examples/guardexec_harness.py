@@ -199,6 +199,9 @@ class Result:
         for rule, reason in self.advisories:
             notes.append(f"[advisory: {rule}: {reason}]")
         for notice in self.notices:
+            # The cut is already marked where it is (or noted above).
+            if self.truncated and notice.startswith("output truncated"):
+                continue
             notes.append(f"[notice: {notice}]")
         if self.left_running:
             notes.append("[left running: some processes of the command "
