@@ -160,26 +160,39 @@ sys_default_log(void)
 #define SYSCONFDIR "/etc"
 #endif
 
+/* @dir is a directory the real uid owns and may enter. */
+static bool
+own_dir(const char *dir)
+{
+	struct stat st;
+
+	return dir != NULL && dir[0] == '/' && stat(dir, &st) == 0 &&
+	    S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
+	    access(dir, X_OK) == 0;
+}
+
 char *
 sys_caller_home(void)
 {
 	const char *home = getenv("HOME");
 	struct passwd *pw;
-	struct stat st;
 
 	/*
-	 * $HOME only when it is the caller's own directory: after su or
-	 * setpriv without a fresh environment it still names the previous
+	 * Only a home the caller owns and may enter: after su or setpriv
+	 * without a fresh environment $HOME still names the previous
 	 * user's, whose trust store this caller can neither read nor own
-	 * (in a user namespace an unmapped owner shows as the overflow uid,
-	 * which may be the caller's: hence the access check too).
+	 * (and in a user namespace an unmapped owner shows as the overflow
+	 * uid, which may be the caller's: hence the access check too).
+	 * Neither: no home, and so no trust store.
 	 */
-	if (home != NULL && home[0] == '/' && stat(home, &st) == 0 &&
-	    st.st_uid == getuid() && access(home, X_OK) == 0)
+	if (own_dir(home))
 		return xstrdup(home);
 	pw = getpwuid(getuid());
-	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/')
+	if (pw != NULL && own_dir(pw->pw_dir))
 		return xstrdup(pw->pw_dir);
+	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/' &&
+	    access(pw->pw_dir, F_OK) < 0 && errno == ENOENT)
+		return xstrdup(pw->pw_dir);   /* nothing there: no store yet */
 	return NULL;
 }
 
