@@ -2,9 +2,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -18,6 +22,50 @@ log_set_program(const char *name, int status)
 {
 	prog_name = name;
 	fail_status = status;
+}
+
+/*
+ * "PROG: @msg\n" on stderr, never blocking for long: a command can stop
+ * the terminal guardexec writes to (tcflow(TCOOFF)), and a message after
+ * the run must not hang guardexec there.  A file description of our own
+ * (reopened through /proc, so the caller's flags stay as they are) is
+ * non-blocking; the line is dropped after about a second without room.
+ */
+static void
+put_line(const char *msg)
+{
+	char line[2300];
+	int n = snprintf(line, sizeof(line), "%s: %s\n", prog_name, msg);
+	size_t len = n < 0 ? 0 : (size_t)n >= sizeof(line) ?
+	    sizeof(line) - 1 : (size_t)n;
+	struct stat st;
+	size_t off = 0;
+	int fd = -1;
+
+	fflush(stderr);
+	/* A regular file never blocks, and a reopen would write at 0. */
+	if (fstat(2, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+		fd = open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_NOCTTY |
+		    O_CLOEXEC);
+	if (fd < 0) {
+		(void)fwrite(line, 1, len, stderr);
+		fflush(stderr);
+		return;
+	}
+	for (int waits = 0; off < len && waits < 10; ) {
+		ssize_t w = write(fd, line + off, len - off);
+		struct pollfd p = { fd, POLLOUT, 0 };
+
+		if (w > 0) {
+			off += (size_t)w;
+		} else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+			break;
+		} else {
+			(void)poll(&p, 1, 100);
+			waits++;
+		}
+	}
+	close(fd);
 }
 
 static void vmsg(char *buf, size_t size, const char *fmt, va_list ap,
@@ -37,8 +85,7 @@ vmsg(char *buf, size_t size, const char *fmt, va_list ap, int errsv)
 
 		snprintf(buf + len, size - len, ": %s", strerror(errsv));
 	}
-	fprintf(stderr, "%s: %s\n", prog_name, buf);
-	fflush(stderr);
+	put_line(buf);
 }
 
 void
