@@ -9,7 +9,7 @@
 # result; keep them in step.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 
-POL=$TOP_SRCDIR/policies
+shipped_policies || { echo "Bail out! cannot copy the shipped policies"; exit 1; }
 unpriv_setup || true
 # The work trees live in $T (1777 after unpriv_setup): one for root, one
 # owned by the unprivileged user.

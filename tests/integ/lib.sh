@@ -14,11 +14,13 @@ _tap_n=0
 _tap_failed=0
 _tracked=""
 
+_extra_dirs=""
 cleanup() {
 	for p in $_tracked; do
 		kill -9 "$p" 2>/dev/null || true
 	done
 	rm -rf "$T"
+	[ -z "$_extra_dirs" ] || rm -rf $_extra_dirs
 }
 trap cleanup EXIT
 
@@ -229,4 +231,15 @@ as_user() {
 
 finish() {
 	exit "$_tap_failed"
+}
+
+# shipped_policies: $POL, a copy of the shipped policies outside every
+# write path they grant ("." and /tmp): a policy the command could
+# rewrite runs only once trusted (guardexec(1), --trust), and the tree
+# itself may lie under /tmp (a clone for CI).  Removed on exit.
+shipped_policies() {
+	POL=$(mktemp -d /var/tmp/guardexec-pol.XXXXXX) || return 1
+	_extra_dirs="$_extra_dirs $POL"
+	cp "$TOP_SRCDIR"/policies/*.cfg "$POL/" && chmod 755 "$POL" &&
+		chmod 644 "$POL"/*.cfg
 }

@@ -4,7 +4,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 plan 20
 
-POL=$TOP_SRCDIR/policies
+shipped_policies || { echo "Bail out! cannot copy the shipped policies"; exit 1; }
 W=$T/work
 mkdir -p "$W"
 # The helpers must be inside the policies' reach: the working directory.
