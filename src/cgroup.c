@@ -647,11 +647,13 @@ cgroup_destroy(struct gx_cgroup *cg)
 	for (int c = 0; c < GX_CG_N; c++) {
 		if (cg->procs_fd[c] >= 0)
 			close(cg->procs_fd[c]);
-		if (cg->dir[c] != NULL && rmdir(cg->dir[c]) < 0 &&
-		    errno == EBUSY) {
-			usleep(10000);
-			rmdir(cg->dir[c]);
-		}
+		/*
+		 * The last tasks may still be leaving (a killed PID
+		 * namespace empties asynchronously): EBUSY for a while.
+		 */
+		for (int i = 0; cg->dir[c] != NULL && i < 200 &&
+		    rmdir(cg->dir[c]) < 0 && errno == EBUSY; i++)
+			usleep(5000);
 		free(cg->dir[c]);
 		cg->dir[c] = NULL;
 		cg->procs_fd[c] = -1;

@@ -44,9 +44,20 @@ for who in $WHOS; do
 	is "agent: changing ids is refused and reported ($who)" \
 		"$out|$(denials | grep -o '"syscall":"setresuid"')" 'refused|"syscall":"setresuid"'
 done
-refuses "$P" "openpty (/dev/pts would open every terminal)" py 'PermissionError' \
-	python3 probe.py openpty
-refuses "$P" "writing outside the work dir and /tmp" . 'Permission denied' \
+# openpty: with a mount namespace the run has a devpts of its own, so a
+# pty works and the caller's terminals stay out of reach; without one,
+# /dev/pts would open every terminal, and it is refused.
+for who in $WHOS; do
+	dir=$WR; [ "$who" = user ] && dir=$WU
+	run_as "$who" "$P" "$dir/py" python3 probe.py openpty
+	if printf '%s' "$rec" | grep -q '"namespaces":\[[^]]*"mount"'; then
+		is "agent: openpty works on the run's own devpts ($who)" "$rc|$out" "0|pty"
+	else
+		like "agent: openpty refused without a mount namespace ($who)" \
+			"$out$err" 'PermissionError'
+	fi
+done
+refuses "$P" "writing outside the work dir and /tmp" . 'Permission denied|Read-only file system' \
 	sh -c 'echo x > /etc/gx-compat-should-not-exist'
 echo "1..$_tap_n"
 finish

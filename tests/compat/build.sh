@@ -36,7 +36,7 @@ refuses "$P" "the network (a listener on the host's loopback)" . \
 	'connect-tcp: E' ./try-syscall connect-tcp "$TCP"
 refuses "$P" "ptrace" . 'ptrace: EPERM' ./try-syscall ptrace
 refuses "$P" "mount" . 'mount: EPERM' ./try-syscall mount
-refuses "$P" "writing outside the work dir and /tmp" . 'Permission denied' \
+refuses "$P" "writing outside the work dir and /tmp" . 'Permission denied|Read-only file system' \
 	sh -c 'echo x > /etc/gx-compat-should-not-exist'
 echo "1..$_tap_n"
 finish
