@@ -677,9 +677,12 @@ run_all(const struct gx_run *run, struct gx_outcome *out)
 	/*
 	 * If guardexec dies from here on, the namespace init dies with it
 	 * (PR_SET_PDEATHSIG) and the kernel ends the whole family; without
-	 * namespaces, the sentinel does what it can.
+	 * namespaces, the sentinel does what it can.  A cgroup of our own
+	 * (not a systemd scope, which systemd removes) needs the sentinel
+	 * either way: only it can remove the cgroup once guardexec is gone.
 	 */
-	if (!out->namespaces)
+	if (!out->namespaces || (run->cgroup != NULL && run->cgroup->active &&
+	    !run->cgroup->scope))
 		st.sentinel_fd = sentinel_start(st.fam.child, run->cgroup,
 		    &st.sentinel_pid);
 	if (st.sentinel_fd >= 0)

@@ -7,7 +7,7 @@
 # As root and as an unprivileged user (uid 65534 here, gxuser in the VM
 # lane).  These fail, not skip, where guardexec cannot make them hold.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 11
+plan 13
 
 LIM=$(policy lim <<'EOF2'
 version = 1;
@@ -128,6 +128,9 @@ sigkill_daemon() {
 	[ "$g" != 0 ] && kill -9 "$g"
 	check "guardexec SIGKILLed ($who, processes and memory limits): its setsid daemon dies" \
 		wait_for gone "$T/d.pid"
+	cg_gone() { [ -z "$(find /sys/fs/cgroup -maxdepth 6 -type d -name "guardexec-$g-*" 2>/dev/null)" ]; }
+	check "guardexec SIGKILLed ($who): the run's cgroup is removed (by the sentinel)" \
+		wait_for cg_gone
 }
 if is_root; then sigkill_daemon root; else skip "guardexec SIGKILLed as root: not root"; fi
 sigkill_daemon user
