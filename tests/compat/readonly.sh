@@ -29,9 +29,9 @@ works "$P" "python3 reading files and /proc/self" py self python3 -B probe.py pr
 # What readonly.cfg refuses by design.
 copy_helper try-syscall
 start_listener
-refuses "$P" "sed -i" txt 'Permission denied|Operation not permitted' sed -i s/a/b/ a.txt
-refuses "$P" "make (it writes)" c 'Permission denied|Operation not permitted|Error' make
-refuses "$P" "rm" txt 'Permission denied|Operation not permitted' rm a.txt
+refuses "$P" "sed -i" txt 'Permission denied|Operation not permitted|Read-only file system' sed -i s/a/b/ a.txt
+refuses "$P" "make (it writes)" c 'Permission denied|Operation not permitted|Read-only file system|Error' make
+refuses "$P" "rm" txt 'Permission denied|Operation not permitted|Read-only file system' rm a.txt
 refuses "$P" "the network" . 'connect-tcp: E' ./try-syscall connect-tcp "$TCP"
 refuses "$P" "ptrace" . 'ptrace: EPERM' ./try-syscall ptrace
 # A rule for a process's own /proc directory would be opened by guardexec
