@@ -67,6 +67,8 @@ zombie_case() {
 }
 zombie_case "as caller" "" "$P"
 if unpriv_setup; then
+	# From $T: uid 65534 may not enter the checkout (a home under /root).
+	cd "$T" || exit 1
 	chmod 644 "$P"
 	if [ "$AS_USER" = " " ]; then zombie_case "unprivileged" "" "$P"
 	else zombie_case "uid 65534" "$AS_USER" "$P"; fi

@@ -42,6 +42,8 @@ midrun_case() {
 
 midrun_case "as caller" ""
 if unpriv_setup; then
+	# From $T: uid 65534 may not enter the checkout (a home under /root).
+	cd "$T" || exit 1
 	chmod 644 "$P"
 	if [ "$AS_USER" = " " ]; then midrun_case "unprivileged" ""
 	else midrun_case "uid 65534" "$AS_USER"; fi

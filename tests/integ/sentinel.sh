@@ -97,6 +97,8 @@ sentinel_cases() {
 
 sentinel_cases "as caller" ""
 if unpriv_setup; then
+	# From $T: uid 65534 may not enter the checkout (a home under /root).
+	cd "$T" || exit 1
 	chmod 644 "$P" "$P_LONG"
 	if [ "$AS_USER" = " " ]; then sentinel_cases "unprivileged" ""
 	else sentinel_cases "uid 65534" "$AS_USER"; fi

@@ -70,6 +70,8 @@ tty_cases() {
 
 tty_cases "as caller" ""
 if unpriv_setup; then
+	# From $T: uid 65534 may not enter the checkout (a home under /root).
+	cd "$T" || exit 1
 	chmod 644 "$P" "$P_LONG"
 	if [ "$AS_USER" = " " ]; then tty_cases "unprivileged" ""
 	else tty_cases "uid 65534" "$AS_USER"; fi
