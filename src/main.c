@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <paths.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -30,58 +29,13 @@
 #include "policy.h"
 #include "ns.h"
 #include "sandbox.h"
+#include "state.h"
 #include "supervise.h"
 #include "sys.h"
 #include "trust.h"
 #include "util.h"
 
 extern char **environ;
-
-/* Everything one invocation decided, for the record at the end. */
-struct state {
-	struct gx_opts opts;
-	char *policy_path;          /* -p after sys_find_policy */
-	struct gx_policy pol;
-	bool have_policy;
-	char *cwd;
-	struct gx_env env;
-	bool have_env;
-	char *exec_path;
-	const struct gx_advisory_rule **adv;
-	struct gx_sandbox sb;
-	struct gx_cgroup cg;
-	struct gx_log log;
-	bool have_log;
-	int result_fd;
-	bool policy_writable;
-	char *store;                /* the caller's trust store, or NULL */
-	const char *trusted;        /* "owner", "hash", or NULL: untrusted */
-	char **notices;             /* our own warnings, for the record */
-	char proc_by[160];          /* how limits.processes is enforced */
-	uint64_t processes_policy;  /* limits.processes as written */
-	const char *mem_by;         /* how limits.memory is enforced */
-};
-
-/*
- * One of guardexec's own warnings about this run: it goes into the
- * record's "notices" and, unless -q, to stderr.  Hard errors do not come
- * here: they always reach stderr.
- */
-static void __attribute__((format(printf, 2, 3)))
-notice(struct state *st, const char *fmt, ...)
-{
-	va_list ap;
-	char *m;
-
-	va_start(ap, fmt);
-	if (vasprintf(&m, fmt, ap) < 0)
-		die("out of memory");
-	va_end(ap);
-	st->notices = strv_append(st->notices, m);
-	if (!st->opts.quiet)
-		warnx_gx("%s", m);
-	free(m);
-}
 
 /*
  * Can syslog(3) take a record?  glibc's syslog() sends to _PATH_LOG and
@@ -111,7 +65,7 @@ syslog_reachable(void)
 /* Under on_log_failure = "warn", with no local log: does anything take
  * the record?  Say so when nothing does. */
 static void
-warn_unrecorded(struct state *st)
+warn_unrecorded(struct gx_state *st)
 {
 	bool sys = !st->have_policy || st->pol.audit_syslog;
 
@@ -134,7 +88,7 @@ report_to_syslog(const char *msg)
  * Returns false when the local log could not be written.
  */
 static bool
-emit(struct state *st, const struct gx_outcome *o, const char *error)
+emit(struct gx_state *st, const struct gx_outcome *o, const char *error)
 {
 	struct gx_record_in in = {
 		.argv = st->opts.argv,
@@ -215,7 +169,7 @@ emit(struct state *st, const struct gx_outcome *o, const char *error)
 
 /* Refuse before the run: the message, a record, exit 125. */
 static void __attribute__((noreturn))
-refuse(struct state *st, struct gx_diag *d)
+refuse(struct gx_state *st, struct gx_diag *d)
 {
 	diag_print(d);
 	emit(st, NULL, d->n > 0 ? d->msgs[0] : "refused");
@@ -228,7 +182,7 @@ refuse(struct state *st, struct gx_diag *d)
  * for this run (namespaces: the kernel let us create them just now).
  */
 static void
-require_isolation(struct state *st, struct gx_diag *d)
+require_isolation(struct gx_state *st, struct gx_diag *d)
 {
 	unsigned have = 0, missing;
 
@@ -300,7 +254,7 @@ open_no_follow(const char *path, struct gx_diag *d, const char *what)
  * holds the processes limit, and the run says so.
  */
 static void
-limits_mechanisms(struct state *st)
+limits_mechanisms(struct gx_state *st)
 {
 	struct gx_rlimit_val *p = &st->pol.limits.processes;
 
@@ -352,7 +306,7 @@ limits_mechanisms(struct state *st)
  * fall back.  A non-root command keeps the Landlock fallback.
  */
 static bool
-need_mount_ns(const struct state *st)
+need_mount_ns(const struct gx_state *st)
 {
 	return geteuid() == 0 && st->pol.user == NULL &&
 	    st->pol.has_filesystem;
@@ -360,7 +314,7 @@ need_mount_ns(const struct state *st)
 
 /* Open --result; -1 with a message in @d on failure. */
 static int
-open_result(struct state *st, struct gx_diag *d)
+open_result(struct gx_state *st, struct gx_diag *d)
 {
 	const char *r = st->opts.result;
 	int fd = -1;
@@ -387,7 +341,7 @@ open_result(struct state *st, struct gx_diag *d)
 }
 
 static void
-open_log(struct state *st, struct gx_diag *d)
+open_log(struct gx_state *st, struct gx_diag *d)
 {
 	const char *path = st->opts.log;
 	char *def = NULL, *abs = NULL, cwd[4096];
@@ -436,7 +390,7 @@ open_log(struct state *st, struct gx_diag *d)
 }
 
 static void
-resolve_cwd(struct state *st, struct gx_diag *d)
+resolve_cwd(struct gx_state *st, struct gx_diag *d)
 {
 	char *c;
 
@@ -460,7 +414,7 @@ resolve_cwd(struct state *st, struct gx_diag *d)
 /* The run's write paths, "." made the working directory, with every
  * symlink resolved (NULL-terminated, malloc'd). */
 static char **
-real_write_paths(const struct state *st)
+real_write_paths(const struct gx_state *st)
 {
 	const struct gx_policy *pol = &st->pol;
 	char **v = NULL;
@@ -479,7 +433,7 @@ real_write_paths(const struct state *st)
 
 /* Can the command change its own policy for the next run? */
 static bool
-policy_is_writable(const struct state *st, const char *real,
+policy_is_writable(const struct gx_state *st, const char *real,
     char *const *writes)
 {
 	const struct gx_policy *pol = &st->pol;
@@ -499,7 +453,7 @@ policy_is_writable(const struct state *st, const char *real,
  * policy of its own.  Sets st->trusted; -1 with a message in @d.
  */
 static int
-decide_trust(struct state *st, struct gx_diag *d)
+decide_trust(struct gx_state *st, struct gx_diag *d)
 {
 	char **writes = real_write_paths(st), *real, *sreal, why[PATH_MAX + 64];
 	const char *in, *reason = why;
@@ -564,7 +518,7 @@ out:
 
 /* --trust FILE: show it, what changed, and trust its bytes. */
 static int
-trust_file(struct state *st)
+trust_file(struct gx_state *st)
 {
 	struct gx_diag d = { 0 };
 	struct gx_policy pol;
@@ -599,7 +553,7 @@ trust_file(struct state *st)
 }
 
 static void
-print_check(struct state *st, int lookup_rc)
+print_check(struct gx_state *st, int lookup_rc)
 {
 	policy_print(&st->pol, stdout, NULL);
 	printf("\n# trusted: %s\n", st->trusted != NULL ? st->trusted :
@@ -656,7 +610,7 @@ check_learn_out(const char *out, struct gx_diag *d)
  * must not get its edits trusted.  -1 with a message in @d.
  */
 static int
-trust_learned(struct state *st, const char *dst, struct gx_diag *d)
+trust_learned(struct gx_state *st, const char *dst, struct gx_diag *d)
 {
 	char **writes, *real, now[65], why[PATH_MAX + 64];
 	bool need;
@@ -688,7 +642,7 @@ trust_learned(struct state *st, const char *dst, struct gx_diag *d)
  * policy_write_learned.
  */
 static void
-write_learned(struct state *st, const struct gx_outcome *out)
+write_learned(struct gx_state *st, const struct gx_outcome *out)
 {
 	const char *dst = st->opts.learn;
 	struct gx_diag d = { 0 };
@@ -750,7 +704,7 @@ format_size(uint64_t v, char *buf, size_t len)
  * would allow it.  The "denied: NAME" prefix stays, for grep.
  */
 static void
-explain_denial(struct state *st, const struct gx_denial *dn)
+explain_denial(struct gx_state *st, const struct gx_denial *dn)
 {
 	const struct gx_policy *pol = &st->pol;
 	const char *g, *let = pol->default_action == GX_ACTION_LOG ?
@@ -777,7 +731,7 @@ explain_denial(struct state *st, const struct gx_denial *dn)
  * -q, and in the record's notices.
  */
 static void
-explain_outcome(struct state *st, const struct gx_outcome *o, bool learn)
+explain_outcome(struct gx_state *st, const struct gx_outcome *o, bool learn)
 {
 	const struct gx_limits *l = &st->pol.limits;
 	const char *hit = o->limit_hit, *end;
@@ -814,7 +768,7 @@ explain_outcome(struct state *st, const struct gx_outcome *o, bool learn)
 /* --check: say where syscalls.allow and syscalls.deny overlap (deny
  * wins, so the allow entry does nothing for those). */
 static void
-check_overlap(struct state *st)
+check_overlap(struct gx_state *st)
 {
 	char *const *allow = st->pol.sys_allow_src, *const *deny =
 	    st->pol.sys_deny;
@@ -852,7 +806,7 @@ check_overlap(struct state *st)
  * Once the command may run, a die() anywhere (out of memory, a failed
  * system call) kills its family and records the run before exiting.
  */
-static struct state *die_state;
+static struct gx_state *die_state;
 static struct gx_outcome *die_out;
 
 static void
@@ -862,30 +816,10 @@ die_with_record(const char *msg)
 	emit(die_state, die_out, msg);
 }
 
-static void
-state_free(struct state *st)
-{
-	free(st->policy_path);
-	free(st->store);
-	strv_free(st->notices);
-	cgroup_destroy(&st->cg);
-	sandbox_free(&st->sb);
-	audit_log_close(&st->log);
-	free(st->adv);
-	free(st->exec_path);
-	free(st->cwd);
-	if (st->have_env)
-		env_free(&st->env);
-	if (st->have_policy)
-		policy_free(&st->pol);
-	if (st->result_fd >= 0)
-		close(st->result_fd);
-}
-
 int
 main(int argc, char **argv)
 {
-	struct state st = { .result_fd = -1 };
+	struct gx_state st;
 	struct gx_diag d = { 0 };
 	struct gx_filter filter = { 0 };
 	struct gx_outcome out;
@@ -894,11 +828,7 @@ main(int argc, char **argv)
 
 	if (sys_ensure_stdio() < 0)
 		return GX_EXIT_FAILURE;
-	st.sb.landlock_fd = -1;
-	st.log.fd = -1;
-	st.log.head_fd = -1;
-	for (int c = 0; c < GX_CG_N; c++)
-		st.cg.procs_fd[c] = -1;
+	state_init(&st);
 	if (cli_parse(argc, argv, &st.opts, &d) < 0) {
 		diag_print(&d);
 		diag_free(&d);
