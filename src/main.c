@@ -8,21 +8,18 @@
 #include "config.h"
 
 #include <errno.h>
-#include <paths.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
-#include <syslog.h>
 #include <unistd.h>
 
 #include "audit.h"
 #include "cgroup.h"
 #include "cli.h"
+#include "emit.h"
 #include "env.h"
 #include "filter.h"
 #include "log.h"
@@ -36,146 +33,6 @@
 #include "util.h"
 
 extern char **environ;
-
-/*
- * Can syslog(3) take a record?  glibc's syslog() sends to _PATH_LOG and
- * reports nothing, so try to connect there the way it does.
- */
-static bool
-syslog_reachable(void)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
-
-	strlcpy(sa.sun_path, _PATH_LOG, sizeof(sa.sun_path));
-	for (size_t i = 0; i < 2; i++) {
-		int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0);
-		int rc;
-
-		if (fd < 0)
-			continue;
-		rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
-		close(fd);
-		if (rc == 0)
-			return true;
-	}
-	return false;
-}
-
-/* Under on_log_failure = "warn", with no local log: does anything take
- * the record?  Say so when nothing does. */
-static void
-warn_unrecorded(struct gx_state *st)
-{
-	bool sys = !st->have_policy || st->pol.audit_syslog;
-
-	if (!sys || !syslog_reachable())
-		notice(st, "warning: nothing records this run: the local audit "
-		    "log is unusable and syslog %s", sys ? "cannot be reached "
-		    "(" _PATH_LOG ")" : "is off (audit.syslog = false)");
-}
-
-static void
-report_to_syslog(const char *msg)
-{
-	openlog("guardexec", LOG_PID | LOG_NDELAY, LOG_AUTHPRIV);
-	syslog(LOG_ERR, "%s", msg);
-	closelog();
-}
-
-/*
- * Build, chain and emit the record: local log, --result, syslog.
- * Returns false when the local log could not be written.
- */
-static bool
-emit(struct gx_state *st, const struct gx_outcome *o, const char *error)
-{
-	struct gx_record_in in = {
-		.argv = st->opts.argv,
-		.cwd = st->cwd,
-		.exec_path = st->exec_path,
-		.pol = st->have_policy ? &st->pol : NULL,
-		.policy_path = st->opts.policy,
-		.env = st->have_env ? &st->env : NULL,
-		.advisory = st->adv,
-		.outcome = o,
-		.error = error,
-		.isolation_fs = st->sb.fs_desc[0] ? st->sb.fs_desc : NULL,
-		.isolation_net = st->sb.net_desc,
-		.isolation_cgroup = st->cg.active ? st->cg.desc : NULL,
-		.isolation_cgroup_why = st->cg.active || !st->cg.why[0] ? NULL :
-		    st->cg.why,
-		.isolation_user = st->sb.user_desc,
-		.isolation_ns_wanted = st->sb.ns_wanted,
-		.isolation_ns_why = o != NULL && o->ns_missing[0] ?
-		    o->ns_missing : st->sb.ns_why[0] ? st->sb.ns_why : NULL,
-		.limits_processes = st->proc_by[0] ? st->proc_by : NULL,
-		.limits_memory = st->mem_by,
-		.policy_writable = st->policy_writable,
-		.policy_trusted = st->trusted,
-		.notices = st->notices,
-		.learn = st->opts.learn != NULL,
-	};
-	struct gx_diag d = { 0 };
-	char *line = NULL;
-	bool ok = true;
-	json_t *rec;
-
-	rec = audit_build(&in);
-	if (st->have_log) {
-		bool sync = st->have_policy ? st->pol.audit_sync : true;
-
-		if (audit_log_append(&st->log, rec, sync, &line, &d) < 0) {
-			diag_print(&d);
-			report_to_syslog(d.msgs[0]);
-			diag_free(&d);
-			ok = false;
-			if ((st->have_policy && !st->pol.audit_syslog) ||
-			    !syslog_reachable())
-				warnx_gx("warning: nothing recorded this run: "
-				    "the local audit log failed and syslog %s",
-				    st->have_policy && !st->pol.audit_syslog ?
-				    "is off" : "cannot be reached");
-		}
-	}
-	if (line == NULL)
-		line = audit_format(rec, GX_ZERO_HASH);
-	/* The syslog copy carries the hash too, to anchor the chain. */
-	json_object_set_new(rec, "hash", json_stringn(audit_line_hash(line,
-	    strlen(line)), 64));
-	if (st->result_fd >= 0) {
-		size_t len = strlen(line), off = 0;
-
-		while (off < len) {
-			ssize_t n = write(st->result_fd, line + off, len - off);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				warnx_gx("--result %s: %s", st->opts.result,
-				    strerror(errno));
-				break;
-			}
-			off += (size_t)n;
-		}
-	}
-	if (!st->have_policy || st->pol.audit_syslog)
-		audit_syslog(rec, st->have_policy ? st->pol.audit_facility :
-		    LOG_AUTHPRIV);
-	free(line);
-	json_decref(rec);
-	return ok;
-}
-
-/* Refuse before the run: the message, a record, exit 125. */
-static void __attribute__((noreturn))
-refuse(struct gx_state *st, struct gx_diag *d)
-{
-	diag_print(d);
-	emit(st, NULL, d->n > 0 ? d->msgs[0] : "refused");
-	diag_free(d);
-	exit(GX_EXIT_FAILURE);
-}
 
 /*
  * isolation.require: refuse when a required mechanism is not in force
@@ -205,44 +62,7 @@ require_isolation(struct gx_state *st, struct gx_diag *d)
 			    "available for this run", st->pol.path,
 			    gx_iso_names[b]);
 	if (missing)
-		refuse(st, d);
-}
-
-/*
- * Open @path for writing from its start, never through a symlink (a
- * command that may write its directory could plant one pointing at
- * ~/.bashrc) and never into anything but a regular file: O_NOFOLLOW,
- * O_NONBLOCK so a planted FIFO cannot hang us, fstat before truncating.
- * Returns the fd, or -1 with a message in @d.
- */
-static int
-open_no_follow(const char *path, struct gx_diag *d, const char *what)
-{
-	struct stat sb;
-	int fd, errsv;
-
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY |
-	    O_NOFOLLOW | O_NONBLOCK, 0600);
-	if (fd < 0) {
-		errsv = errno;
-		diag_add(d, "%s %s: %s", what, path, errsv == ELOOP ?
-		    "is a symbolic link; refusing to write through it" :
-		    strerror(errsv));
-		return -1;
-	}
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		diag_add(d, "%s %s: not a regular file; refusing to write to it",
-		    what, path);
-		close(fd);
-		return -1;
-	}
-	if (ftruncate(fd, 0) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
-		errsv = errno;
-		diag_add(d, "%s %s: %s", what, path, strerror(errsv));
-		close(fd);
-		return -1;
-	}
-	return fd;
+		emit_refuse(st, d);
 }
 
 /*
@@ -312,83 +132,6 @@ need_mount_ns(const struct gx_state *st)
 	    st->pol.has_filesystem;
 }
 
-/* Open --result; -1 with a message in @d on failure. */
-static int
-open_result(struct gx_state *st, struct gx_diag *d)
-{
-	const char *r = st->opts.result;
-	int fd = -1;
-
-	if (r == NULL)
-		return 0;
-	/* /dev/fd/N names an open descriptor: write at its own offset. */
-	if (strcmp(r, "/dev/stdout") == 0)
-		fd = 1;
-	else if (strcmp(r, "/dev/stderr") == 0)
-		fd = 2;
-	else if (strncmp(r, "/dev/fd/", 8) == 0 && r[8] >= '0' && r[8] <= '9')
-		fd = atoi(r + 8);
-	if (fd >= 0) {
-		st->result_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-		if (st->result_fd < 0) {
-			diag_add(d, "--result %s: %s", r, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	st->result_fd = open_no_follow(r, d, "--result");
-	return st->result_fd < 0 ? -1 : 0;
-}
-
-static void
-open_log(struct gx_state *st, struct gx_diag *d)
-{
-	const char *path = st->opts.log;
-	char *def = NULL, *abs = NULL, cwd[4096];
-
-	if (path == NULL && st->have_policy)
-		path = st->pol.audit_log;
-	if (path == NULL) {
-		path = def = sys_default_log();
-		if (path == NULL) {
-			diag_add(d, "no audit log: no -l, no audit.log and no "
-			    "HOME for the default one");
-			if (st->have_policy &&
-			    st->pol.on_log_failure == GX_LOGFAIL_REFUSE) {
-				report_to_syslog(d->msgs[0]);
-				refuse(st, d);
-			}
-			notice(st, "warning: %s; the record goes to syslog only",
-			    d->msgs[0]);
-			diag_free(d);
-			warn_unrecorded(st);
-			return;
-		}
-	} else if (path[0] != '/' && getcwd(cwd, sizeof(cwd)) != NULL) {
-		path = abs = path_resolve(cwd, path);
-	}
-	if (audit_log_open(&st->log, path, def != NULL, d) == 0) {
-		st->have_log = true;
-	} else if (!st->have_policy ||
-	    st->pol.on_log_failure == GX_LOGFAIL_REFUSE) {
-		/* The default log too: an unwritable HOME is no silent run. */
-		report_to_syslog(d->msgs[0]);
-		free(def);
-		free(abs);
-		refuse(st, d);
-	} else {
-		notice(st, "warning: %s", d->msgs[0]);
-		notice(st, "warning: running without the local audit log "
-		    "(on_log_failure = \"warn\")");
-		report_to_syslog(d->msgs[0]);
-		diag_free(d);
-		audit_log_close(&st->log);
-		warn_unrecorded(st);
-	}
-	free(def);
-	free(abs);
-}
-
 static void
 resolve_cwd(struct gx_state *st, struct gx_diag *d)
 {
@@ -398,14 +141,14 @@ resolve_cwd(struct gx_state *st, struct gx_diag *d)
 		c = realpath(st->opts.cwd, NULL);
 		if (c == NULL) {
 			diag_add(d, "-C %s: %s", st->opts.cwd, strerror(errno));
-			refuse(st, d);
+			emit_refuse(st, d);
 		}
 		st->cwd = c;
 	} else {
 		c = getcwd(NULL, 0);
 		if (c == NULL) {
 			diag_add(d, "getcwd: %s", strerror(errno));
-			refuse(st, d);
+			emit_refuse(st, d);
 		}
 		st->cwd = c;
 	}
@@ -883,22 +626,22 @@ main(int argc, char **argv)
 			struct gx_diag d2 = { 0 };
 
 			/* The record of the refusal goes where it can. */
-			(void)open_result(&st, &d2);
+			(void)emit_open_result(&st, &d2);
 			if (st.opts.log != NULL &&
 			    audit_log_open(&st.log, st.opts.log, false, &d2) == 0)
 				st.have_log = true;
 			diag_free(&d2);
 		}
-		refuse(&st, &d);
+		emit_refuse(&st, &d);
 	}
 	st.have_policy = true;
 	if (!st.opts.check) {
-		if (open_result(&st, &d) < 0)
-			refuse(&st, &d);
+		if (emit_open_result(&st, &d) < 0)
+			emit_refuse(&st, &d);
 		if (st.opts.learn != NULL && check_learn_out(st.opts.learn,
 		    &d) < 0)
-			refuse(&st, &d);
-		open_log(&st, &d);
+			emit_refuse(&st, &d);
+		emit_open_log(&st, &d);
 	}
 	resolve_cwd(&st, &d);
 	env_build(&st.pol, environ, &st.env);
@@ -914,7 +657,7 @@ main(int argc, char **argv)
 	}
 	if (decide_trust(&st, &d) < 0) {
 		if (!st.opts.check)
-			refuse(&st, &d);
+			emit_refuse(&st, &d);
 		for (size_t i = 0; i < d.n; i++)
 			notice(&st, "warning: %s", d.msgs[i]);
 		diag_free(&d);
@@ -986,12 +729,12 @@ main(int argc, char **argv)
 		return o.exit_code;
 	}
 	if (sandbox_prepare(&st.pol, st.cwd, &st.sb, &d) < 0)
-		refuse(&st, &d);
+		emit_refuse(&st, &d);
 	cgroup_prepare(&st.pol, &st.cg);
 	require_isolation(&st, &d);
 	if (need_mount_ns(&st) && !(st.sb.ns & GX_NS_MOUNT)) {
 		diag_add(&d, GX_ROOT_FS_NEEDS_NS, st.sb.ns_why);
-		refuse(&st, &d);
+		emit_refuse(&st, &d);
 	}
 	if (st.sb.ns == 0)
 		notice(&st, "warning: no namespaces (%s): the command sees the "
@@ -1004,7 +747,7 @@ main(int argc, char **argv)
 	limits_mechanisms(&st);
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
-		refuse(&st, &d);
+		emit_refuse(&st, &d);
 	for (size_t i = 0; !st.opts.quiet && st.adv[i] != NULL; i++)
 		warnx_gx("advisory (not enforced): %s: %s",
 		    st.adv[i]->match ? st.adv[i]->match : st.adv[i]->regex,
@@ -1014,7 +757,7 @@ main(int argc, char **argv)
 	sys_wipe_environ(environ);
 	if (supervise_init() < 0) {
 		diag_add(&d, "preparing to supervise: %s", strerror(errno));
-		refuse(&st, &d);
+		emit_refuse(&st, &d);
 	}
 	run = (struct gx_run){
 		.pol = &st.pol,
