@@ -82,22 +82,8 @@ main(int argc, char **argv)
 		printf("guardexec %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if (st.opts.init) {
-		char *written;
-
-		if (sys_init_policy(st.opts.init_dir, &written, &d) < 0) {
-			diag_print(&d);
-			diag_free(&d);
-			return GX_EXIT_FAILURE;
-		}
-		printf("guardexec: wrote %s\n", written);
-		/* The write list holds ".": it needs trust before it runs. */
-		if (!st.opts.quiet)
-			warnx_gx("review it, then trust it: guardexec --trust %s",
-			    written);
-		free(written);
-		return 0;
-	}
+	if (st.opts.init)
+		return mode_init(&st);
 	{
 		/* HOME is read now, before our environment is wiped. */
 		char *home = sys_caller_home();
@@ -162,46 +148,7 @@ main(int argc, char **argv)
 		notice(&st, "warning: the command can rewrite its own policy %s "
 		    "for the next run", st.pol.path);
 	if (st.opts.check) {
-		char why[96] = "";
-		unsigned nsb = ns_probe(st.pol.network == GX_NET_NONE, why,
-		    sizeof(why));
-
-		mode_check_overlap(&st);
-		if (geteuid() == 0 && st.pol.user == NULL && nsb == 0)
-			notice(&st, "warning: running as root with no command.user: "
-			    "root inside the sandbox is still root");
-		mode_print_check(&st, lookup_rc);
-		if (nsb != 0) {
-			printf("# namespaces:");
-			for (int b = 0; gx_ns_names[b] != NULL; b++)
-				if (nsb & (1u << b))
-					printf(" %s", gx_ns_names[b]);
-			printf("\n");
-			if (st.pol.network == GX_NET_NONE &&
-			    !(nsb & GX_NS_NET))
-				printf("# namespaces: missing (the kernel refused "
-				    "them: %s): net\n", why);
-			/*
-			 * The map is 0->0: no capability, but the files of
-			 * root are still its own, and uid checks pass.
-			 */
-			if (geteuid() == 0 && st.pol.user == NULL)
-				printf("# user: uid 0 of its own user namespace, "
-				    "mapped to host uid 0, with no capabilities: "
-				    "it still owns root's files, and only "
-				    "read-only mounts stop its writes (the "
-				    "view's; /proc/sys and /sys always)%s\n",
-				    st.pol.has_filesystem ? "" : "; with no "
-				    "filesystem group it can write every file "
-				    "root can");
-		} else {
-			printf("# namespaces: missing (the kernel refused them: "
-			    "%s): user pid mount ipc%s\n", why,
-			    st.pol.network == GX_NET_NONE ? " net" : "");
-			if (mechanisms_need_mount_ns(&st))
-				printf("# run: refused: " GX_ROOT_FS_NEEDS_NS
-				    "\n", why);
-		}
+		mode_check(&st, lookup_rc);
 		state_free(&st);
 		return 0;
 	}

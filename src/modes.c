@@ -2,7 +2,7 @@
 /*
  * The modes that run nothing: --check (the effective policy, the
  * command's path, environment and advisories, the isolation this kernel
- * grants) and --trust FILE.
+ * grants), --init and --trust FILE.
  */
 #include "config.h"
 
@@ -13,7 +13,10 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "mechanisms.h"
 #include "modes.h"
+#include "ns.h"
+#include "supervise.h"
 #include "sys.h"
 #include "trust.h"
 #include "util.h"
@@ -54,8 +57,8 @@ mode_trust(struct gx_state *st)
 	return 0;
 }
 
-void
-mode_print_check(struct gx_state *st, int lookup_rc)
+static void
+print_check(struct gx_state *st, int lookup_rc)
 {
 	policy_print(&st->pol, stdout, NULL);
 	printf("\n# trusted: %s\n", st->trusted != NULL ? st->trusted :
@@ -88,8 +91,8 @@ mode_print_check(struct gx_state *st, int lookup_rc)
 
 /* --check: say where syscalls.allow and syscalls.deny overlap (deny
  * wins, so the allow entry does nothing for those). */
-void
-mode_check_overlap(struct gx_state *st)
+static void
+check_overlap(struct gx_state *st)
 {
 	char *const *allow = st->pol.sys_allow_src, *const *deny =
 	    st->pol.sys_deny;
@@ -121,4 +124,75 @@ mode_check_overlap(struct gx_state *st)
 				    n > 1 ? ", ..." : "");
 		}
 	}
+}
+
+/* --check: the namespaces this kernel grants a run, and what follows. */
+static void
+print_namespaces(struct gx_state *st, unsigned nsb, const char *why)
+{
+	if (nsb != 0) {
+		printf("# namespaces:");
+		for (int b = 0; gx_ns_names[b] != NULL; b++)
+			if (nsb & (1u << b))
+				printf(" %s", gx_ns_names[b]);
+		printf("\n");
+		if (st->pol.network == GX_NET_NONE && !(nsb & GX_NS_NET))
+			printf("# namespaces: missing (the kernel refused "
+			    "them: %s): net\n", why);
+		/*
+		 * The map is 0->0: no capability, but the files of
+		 * root are still its own, and uid checks pass.
+		 */
+		if (geteuid() == 0 && st->pol.user == NULL)
+			printf("# user: uid 0 of its own user namespace, "
+			    "mapped to host uid 0, with no capabilities: "
+			    "it still owns root's files, and only "
+			    "read-only mounts stop its writes (the "
+			    "view's; /proc/sys and /sys always)%s\n",
+			    st->pol.has_filesystem ? "" : "; with no "
+			    "filesystem group it can write every file "
+			    "root can");
+	} else {
+		printf("# namespaces: missing (the kernel refused them: "
+		    "%s): user pid mount ipc%s\n", why,
+		    st->pol.network == GX_NET_NONE ? " net" : "");
+		if (mechanisms_need_mount_ns(st))
+			printf("# run: refused: " GX_ROOT_FS_NEEDS_NS "\n",
+			    why);
+	}
+}
+
+void
+mode_check(struct gx_state *st, int lookup_rc)
+{
+	char why[96] = "";
+	unsigned nsb = ns_probe(st->pol.network == GX_NET_NONE, why,
+	    sizeof(why));
+
+	check_overlap(st);
+	if (geteuid() == 0 && st->pol.user == NULL && nsb == 0)
+		notice(st, "warning: running as root with no command.user: "
+		    "root inside the sandbox is still root");
+	print_check(st, lookup_rc);
+	print_namespaces(st, nsb, why);
+}
+
+int
+mode_init(struct gx_state *st)
+{
+	struct gx_diag d = { 0 };
+	char *written;
+
+	if (sys_init_policy(st->opts.init_dir, &written, &d) < 0) {
+		diag_print(&d);
+		diag_free(&d);
+		return GX_EXIT_FAILURE;
+	}
+	printf("guardexec: wrote %s\n", written);
+	/* The write list holds ".": it needs trust before it runs. */
+	if (!st->opts.quiet)
+		warnx_gx("review it, then trust it: guardexec --trust %s",
+		    written);
+	free(written);
+	return 0;
 }

@@ -12,16 +12,18 @@
 int mode_trust(struct gx_state *st);
 
 /*
- * --check: print the effective policy, the trust state and, with a
- * command, its resolved path (@lookup_rc: sys_lookup_command's), the
- * environment names and the advisory matches.  Dies if stdout fails.
+ * --check, after the decide phase: the effective policy, the trust
+ * state, the command (@lookup_rc: sys_lookup_command's) with its
+ * environment and advisories, the namespaces this kernel grants, and
+ * notices (allow/deny overlaps, root without command.user).  Runs
+ * nothing; dies if stdout fails.
  */
-void mode_print_check(struct gx_state *st, int lookup_rc);
+void mode_check(struct gx_state *st, int lookup_rc);
 
 /*
- * --check: a notice where syscalls.allow and syscalls.deny overlap
- * (deny wins, so the allow entry does nothing for those).
+ * --init [DIR]: write a starter policy (sys_init_policy).  Returns the
+ * exit status (0, or 125 with the error printed).
  */
-void mode_check_overlap(struct gx_state *st);
+int mode_init(struct gx_state *st);
 
 #endif
