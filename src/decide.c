@@ -12,13 +12,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "advisory.h"
 #include "decide.h"
+#include "env.h"
+#include "sys.h"
 #include "emit.h"
 #include "trust.h"
 #include "util.h"
 
-void
-decide_cwd(struct gx_state *st, struct gx_diag *d)
+extern char **environ;
+
+static void
+resolve_cwd(struct gx_state *st, struct gx_diag *d)
 {
 	char *c;
 
@@ -80,7 +85,7 @@ policy_is_writable(const struct gx_state *st, const char *real,
  * must lie outside every write path, or the command could trust a
  * policy of its own.  Sets st->trusted; -1 with a message in @d.
  */
-int
+static int
 decide_trust(struct gx_state *st, struct gx_diag *d)
 {
 	char **writes = decide_write_paths(st), *real, *sreal, why[PATH_MAX + 64];
@@ -142,4 +147,36 @@ out:
 	free(real);
 	strv_free(writes);
 	return rc;
+}
+
+int
+decide_run(struct gx_state *st, struct gx_diag *d)
+{
+	int lookup_rc;
+
+	resolve_cwd(st, d);
+	env_build(&st->pol, environ, &st->env);
+	st->have_env = true;
+	if (st->opts.argv != NULL) {
+		lookup_rc = sys_lookup_command(st->opts.argv[0],
+		    env_get(st->env.envp, "PATH") ?: GX_DEFAULT_PATH, st->cwd,
+		    &st->exec_path);
+		st->adv = advisory_match(&st->pol, st->opts.argv);
+	} else {
+		lookup_rc = 0;
+		st->adv = advisory_match(&st->pol, (char *[]){ NULL });
+	}
+	if (decide_trust(st, d) < 0) {
+		if (!st->opts.check)
+			emit_refuse(st, d);
+		for (size_t i = 0; i < d->n; i++)
+			notice(st, "warning: %s", d->msgs[i]);
+		diag_free(d);
+	}
+	if (st->policy_writable && st->trusted != NULL &&
+	    strcmp(st->trusted, "hash") != 0 &&
+	    (st->opts.check || st->pol.has_filesystem))
+		notice(st, "warning: the command can rewrite its own policy %s "
+		    "for the next run", st->pol.path);
+	return lookup_rc;
 }

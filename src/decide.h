@@ -6,10 +6,14 @@
 #include "state.h"
 
 /*
- * @st->cwd: the real path of -C, else the caller's working directory;
- * on failure a refusal (emit_refuse: record, exit 125).
+ * The decide phase: @st->cwd (-C, else the caller's), the command's
+ * environment, its path on that PATH, the advisory matches and the trust
+ * decision (guarantee 12: sets @st->policy_writable, @st->trusted).  A
+ * refusal (a bad -C, an untrusted policy) is emit_refuse: record, exit
+ * 125; under --check an untrusted policy is a notice instead.  Returns
+ * sys_lookup_command's result (0, -ENOENT, -EACCES), 0 with no command.
  */
-void decide_cwd(struct gx_state *st, struct gx_diag *d);
+int decide_run(struct gx_state *st, struct gx_diag *d);
 
 /*
  * The run's write paths, "." made the working directory, with every
@@ -17,14 +21,5 @@ void decide_cwd(struct gx_state *st, struct gx_diag *d);
  * (strv_free), or NULL when there are none.
  */
 char **decide_write_paths(const struct gx_state *st);
-
-/*
- * Guarantee 12: a policy the command could change (inside a write path
- * of the run, or not owned by root or the caller) runs only if the
- * caller trusted its exact bytes with --trust.  The trust store itself
- * must lie outside every write path.  Sets @st->policy_writable and
- * @st->trusted ("owner", "hash"); 0, or -1 with a message in @d.
- */
-int decide_trust(struct gx_state *st, struct gx_diag *d);
 
 #endif

@@ -123,30 +123,7 @@ main(int argc, char **argv)
 			emit_refuse(&st, &d);
 		emit_open_log(&st, &d);
 	}
-	decide_cwd(&st, &d);
-	env_build(&st.pol, environ, &st.env);
-	st.have_env = true;
-	if (st.opts.argv != NULL) {
-		lookup_rc = sys_lookup_command(st.opts.argv[0],
-		    env_get(st.env.envp, "PATH") ?: GX_DEFAULT_PATH, st.cwd,
-		    &st.exec_path);
-		st.adv = advisory_match(&st.pol, st.opts.argv);
-	} else {
-		lookup_rc = 0;
-		st.adv = advisory_match(&st.pol, (char *[]){ NULL });
-	}
-	if (decide_trust(&st, &d) < 0) {
-		if (!st.opts.check)
-			emit_refuse(&st, &d);
-		for (size_t i = 0; i < d.n; i++)
-			notice(&st, "warning: %s", d.msgs[i]);
-		diag_free(&d);
-	}
-	if (st.policy_writable && st.trusted != NULL &&
-	    strcmp(st.trusted, "hash") != 0 &&
-	    (st.opts.check || st.pol.has_filesystem))
-		notice(&st, "warning: the command can rewrite its own policy %s "
-		    "for the next run", st.pol.path);
+	lookup_rc = decide_run(&st, &d);
 	if (st.opts.check) {
 		mode_check(&st, lookup_rc);
 		state_free(&st);
@@ -169,23 +146,7 @@ main(int argc, char **argv)
 		state_free(&st);
 		return o.exit_code;
 	}
-	if (sandbox_prepare(&st.pol, st.cwd, &st.sb, &d) < 0)
-		emit_refuse(&st, &d);
-	cgroup_prepare(&st.pol, &st.cg);
-	mechanisms_require(&st, &d);
-	if (mechanisms_need_mount_ns(&st) && !(st.sb.ns & GX_NS_MOUNT)) {
-		diag_add(&d, GX_ROOT_FS_NEEDS_NS, st.sb.ns_why);
-		emit_refuse(&st, &d);
-	}
-	if (st.sb.ns == 0)
-		notice(&st, "warning: no namespaces (%s): the command sees the "
-		    "host's processes and filesystem, fenced only by seccomp "
-		    "and Landlock", st.sb.ns_why);
-	else if ((st.sb.ns_wanted & GX_NS_NET) && !(st.sb.ns & GX_NS_NET))
-		notice(&st, "warning: no network namespace (%s): network = "
-		    "\"none\" is enforced by the seccomp socket guard only",
-		    st.sb.ns_why);
-	mechanisms_limits(&st);
+	mechanisms_decide(&st, &d);
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
 		emit_refuse(&st, &d);

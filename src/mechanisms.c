@@ -14,14 +14,15 @@
 #include "emit.h"
 #include "mechanisms.h"
 #include "ns.h"
+#include "supervise.h"
 #include "util.h"
 
 /*
  * isolation.require: refuse when a required mechanism is not in force
  * for this run (namespaces: the kernel let us create them just now).
  */
-void
-mechanisms_require(struct gx_state *st, struct gx_diag *d)
+static void
+require_isolation(struct gx_state *st, struct gx_diag *d)
 {
 	unsigned have = 0, missing;
 
@@ -55,8 +56,8 @@ mechanisms_require(struct gx_state *st, struct gx_diag *d)
  * exempt from RLIMIT_NPROC: without a cgroup or command.user, nothing
  * holds the processes limit, and the run says so.
  */
-void
-mechanisms_limits(struct gx_state *st)
+static void
+limits_mechanisms(struct gx_state *st)
 {
 	struct gx_rlimit_val *p = &st->pol.limits.processes;
 
@@ -112,4 +113,29 @@ mechanisms_need_mount_ns(const struct gx_state *st)
 {
 	return geteuid() == 0 && st->pol.user == NULL &&
 	    st->pol.has_filesystem;
+}
+
+/*
+ * The mechanisms of this run, decided before it starts (see mechanisms.h).
+ */
+void
+mechanisms_decide(struct gx_state *st, struct gx_diag *d)
+{
+	if (sandbox_prepare(&st->pol, st->cwd, &st->sb, d) < 0)
+		emit_refuse(st, d);
+	cgroup_prepare(&st->pol, &st->cg);
+	require_isolation(st, d);
+	if (mechanisms_need_mount_ns(st) && !(st->sb.ns & GX_NS_MOUNT)) {
+		diag_add(d, GX_ROOT_FS_NEEDS_NS, st->sb.ns_why);
+		emit_refuse(st, d);
+	}
+	if (st->sb.ns == 0)
+		notice(st, "warning: no namespaces (%s): the command sees the "
+		    "host's processes and filesystem, fenced only by seccomp "
+		    "and Landlock", st->sb.ns_why);
+	else if ((st->sb.ns_wanted & GX_NS_NET) && !(st->sb.ns & GX_NS_NET))
+		notice(st, "warning: no network namespace (%s): network = "
+		    "\"none\" is enforced by the seccomp socket guard only",
+		    st->sb.ns_why);
+	limits_mechanisms(st);
 }

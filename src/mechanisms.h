@@ -8,18 +8,16 @@
 #include "state.h"
 
 /*
- * isolation.require: refuse (emit_refuse: record, exit 125) when a
- * required mechanism is not in force for this run (@st->sb, @st->cg).
- */
-void mechanisms_require(struct gx_state *st, struct gx_diag *d);
-
-/*
- * How limits.processes and limits.memory hold for this run: sets
+ * Prepare the mechanisms of this run and check them: sandbox_prepare
+ * (Landlock, namespaces, network, command.user), cgroup_prepare, then
+ * isolation.require and a root caller's need of a mount namespace (a
+ * refusal: emit_refuse, record, exit 125); notices where namespaces are
+ * missing.  Last, how limits.processes and limits.memory hold: sets
  * @st->proc_by, @st->mem_by and @st->processes_policy, and raises
  * limits.processes by the tasks the user already runs where
- * RLIMIT_NPROC enforces it.  May add a notice.
+ * RLIMIT_NPROC enforces it.
  */
-void mechanisms_limits(struct gx_state *st);
+void mechanisms_decide(struct gx_state *st, struct gx_diag *d);
 
 /*
  * Does this run need a mount namespace (a root caller's command with a
