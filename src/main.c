@@ -8,20 +8,17 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit.h"
-#include "cgroup.h"
 #include "cli.h"
 #include "decide.h"
 #include "emit.h"
-#include "env.h"
 #include "explain.h"
 #include "filter.h"
 #include "learn.h"
@@ -29,13 +26,10 @@
 #include "mechanisms.h"
 #include "modes.h"
 #include "policy.h"
-#include "ns.h"
-#include "sandbox.h"
 #include "state.h"
 #include "supervise.h"
 #include "sys.h"
 #include "trust.h"
-#include "util.h"
 
 extern char **environ;
 
@@ -53,137 +47,159 @@ die_with_record(const char *msg)
 	emit(die_state, die_out, msg);
 }
 
-int
-main(int argc, char **argv)
+/*
+ * The modes that end before a policy is loaded: a usage error, --help,
+ * --version, --init, --trust.  Returns true with the exit status in *@rc
+ * when one of them ran.  Reads HOME (the trust store) now, before our
+ * environment is wiped.
+ */
+static bool
+early_mode(int argc, char **argv, struct gx_state *st, int *rc)
 {
-	struct gx_state st;
 	struct gx_diag d = { 0 };
-	struct gx_filter filter = { 0 };
-	struct gx_outcome out;
-	struct gx_run run;
-	int lookup_rc;
 
-	if (sys_ensure_stdio() < 0)
-		return GX_EXIT_FAILURE;
-	state_init(&st);
-	if (cli_parse(argc, argv, &st.opts, &d) < 0) {
+	*rc = 0;
+	if (cli_parse(argc, argv, &st->opts, &d) < 0) {
 		diag_print(&d);
 		diag_free(&d);
 		/* Every line on stderr is guardexec's: no bare usage text. */
 		warnx_gx("usage: guardexec -p POLICY [OPTIONS] [--] COMMAND "
 		    "[ARG...] (see guardexec --help)");
-		return GX_EXIT_FAILURE;
+		*rc = GX_EXIT_FAILURE;
+		return true;
 	}
-	if (st.opts.help) {
+	if (st->opts.help) {
 		fputs(cli_usage, stdout);
-		return 0;
+		return true;
 	}
-	if (st.opts.version) {
+	if (st->opts.version) {
 		printf("guardexec %s\n", PACKAGE_VERSION);
-		return 0;
+		return true;
 	}
-	if (st.opts.init)
-		return mode_init(&st);
+	if (st->opts.init) {
+		*rc = mode_init(st);
+		return true;
+	}
 	{
 		/* HOME is read now, before our environment is wiped. */
 		char *home = sys_caller_home();
 
-		st.store = trust_store_path(home);
+		st->store = trust_store_path(home);
 		free(home);
 	}
-	if (st.opts.trust != NULL) {
-		int rc = mode_trust(&st);
-
-		state_free(&st);
-		return rc;
+	if (st->opts.trust != NULL) {
+		*rc = mode_trust(st);
+		state_free(st);
+		return true;
 	}
-	st.policy_path = sys_find_policy(st.opts.policy, &d);
-	if (st.policy_path != NULL)
-		st.opts.policy = st.policy_path;
-	if (st.policy_path == NULL ||
-	    policy_load(st.opts.policy, geteuid() == 0, &st.pol, &d) < 0) {
-		if (!st.opts.check) {
+	return false;
+}
+
+/*
+ * Find and load the policy, then (unless --check) open --result, check
+ * --learn OUT and open the audit log.  A failure is a refusal with a
+ * record where one can go (emit_refuse: exit 125).
+ */
+static void
+load_policy(struct gx_state *st, struct gx_diag *d)
+{
+	st->policy_path = sys_find_policy(st->opts.policy, d);
+	if (st->policy_path != NULL)
+		st->opts.policy = st->policy_path;
+	if (st->policy_path == NULL ||
+	    policy_load(st->opts.policy, geteuid() == 0, &st->pol, d) < 0) {
+		if (!st->opts.check) {
 			struct gx_diag d2 = { 0 };
 
 			/* The record of the refusal goes where it can. */
-			(void)emit_open_result(&st, &d2);
-			if (st.opts.log != NULL &&
-			    audit_log_open(&st.log, st.opts.log, false, &d2) == 0)
-				st.have_log = true;
+			(void)emit_open_result(st, &d2);
+			if (st->opts.log != NULL && audit_log_open(&st->log,
+			    st->opts.log, false, &d2) == 0)
+				st->have_log = true;
 			diag_free(&d2);
 		}
-		emit_refuse(&st, &d);
+		emit_refuse(st, d);
 	}
-	st.have_policy = true;
-	if (!st.opts.check) {
-		if (emit_open_result(&st, &d) < 0)
-			emit_refuse(&st, &d);
-		if (st.opts.learn != NULL && learn_check_out(st.opts.learn,
-		    &d) < 0)
-			emit_refuse(&st, &d);
-		emit_open_log(&st, &d);
+	st->have_policy = true;
+	if (!st->opts.check) {
+		if (emit_open_result(st, d) < 0)
+			emit_refuse(st, d);
+		if (st->opts.learn != NULL && learn_check_out(st->opts.learn,
+		    d) < 0)
+			emit_refuse(st, d);
+		emit_open_log(st, d);
 	}
-	lookup_rc = decide_run(&st, &d);
-	if (st.opts.check) {
-		mode_check(&st, lookup_rc);
-		state_free(&st);
-		return 0;
-	}
+}
 
-	if (lookup_rc < 0) {
-		struct gx_outcome o = { 0 };
+/* The command was not found (127) or not executable (126): its record. */
+static int
+not_found(struct gx_state *st, int lookup_rc)
+{
+	struct gx_outcome o = { 0 };
 
-		o.status = GX_STATUS_EXEC_FAILED;
-		o.exit_code = lookup_rc == -EACCES ? GX_EXIT_NOEXEC :
-		    GX_EXIT_NOTFOUND;
-		clock_gettime(CLOCK_REALTIME, &o.start);
-		o.end = o.start;
-		snprintf(o.error, sizeof(o.error), "%s: %s", st.opts.argv[0],
-		    lookup_rc == -EACCES ? "permission denied" :
-		    "command not found");
-		warnx_gx("%s", o.error);
-		emit(&st, &o, o.error);
-		state_free(&st);
-		return o.exit_code;
-	}
-	mechanisms_decide(&st, &d);
-	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
-	    &filter, &d) < 0)
-		emit_refuse(&st, &d);
-	for (size_t i = 0; !st.opts.quiet && st.adv[i] != NULL; i++)
+	o.status = GX_STATUS_EXEC_FAILED;
+	o.exit_code = lookup_rc == -EACCES ? GX_EXIT_NOEXEC :
+	    GX_EXIT_NOTFOUND;
+	clock_gettime(CLOCK_REALTIME, &o.start);
+	o.end = o.start;
+	snprintf(o.error, sizeof(o.error), "%s: %s", st->opts.argv[0],
+	    lookup_rc == -EACCES ? "permission denied" :
+	    "command not found");
+	warnx_gx("%s", o.error);
+	emit(st, &o, o.error);
+	state_free(st);
+	return o.exit_code;
+}
+
+/*
+ * Act: compile the filter, wipe our environment, supervise the command,
+ * explain and record how it ended, write --learn's policy.  Returns the
+ * exit status.
+ */
+static int
+run_command(struct gx_state *st, struct gx_diag *d)
+{
+	struct gx_filter filter = { 0 };
+	struct gx_outcome out;
+	struct gx_run run;
+
+	if (filter_build(&st->pol, st->sb.net_seccomp, st->opts.learn != NULL,
+	    &filter, d) < 0)
+		emit_refuse(st, d);
+	for (size_t i = 0; !st->opts.quiet && st->adv[i] != NULL; i++)
 		warnx_gx("advisory (not enforced): %s: %s",
-		    st.adv[i]->match ? st.adv[i]->match : st.adv[i]->regex,
-		    st.adv[i]->reason);
+		    st->adv[i]->match ? st->adv[i]->match : st->adv[i]->regex,
+		    st->adv[i]->reason);
 
 	/* From here on our own environment holds nothing worth reading. */
 	sys_wipe_environ(environ);
 	if (supervise_init() < 0) {
-		diag_add(&d, "preparing to supervise: %s", strerror(errno));
-		emit_refuse(&st, &d);
+		diag_add(d, "preparing to supervise: %s", strerror(errno));
+		emit_refuse(st, d);
 	}
 	run = (struct gx_run){
-		.pol = &st.pol,
-		.argv = st.opts.argv,
-		.exec_path = st.exec_path,
-		.envp = st.env.envp,
-		.cwd = st.cwd,
+		.pol = &st->pol,
+		.argv = st->opts.argv,
+		.exec_path = st->exec_path,
+		.envp = st->env.envp,
+		.cwd = st->cwd,
 		.filter = &filter,
-		.landlock_fd = st.sb.landlock_fd,
-		.landlock_abi = st.sb.landlock_abi,
-		.use_ns = st.sb.ns != 0,
-		.ns_required = mechanisms_need_mount_ns(&st),
-		.netns = st.sb.netns,
-		.learn = st.opts.learn != NULL,
-		.cgroup = &st.cg,
-		.use_rlimit_as = st.pol.limits.memory.set && !st.cg.memory,
-		.drop_user = st.sb.drop_user,
-		.uid = st.sb.uid,
-		.gid = st.sb.gid,
-		.groups = st.sb.groups,
-		.ngroups = st.sb.ngroups,
+		.landlock_fd = st->sb.landlock_fd,
+		.landlock_abi = st->sb.landlock_abi,
+		.use_ns = st->sb.ns != 0,
+		.ns_required = mechanisms_need_mount_ns(st),
+		.netns = st->sb.netns,
+		.learn = st->opts.learn != NULL,
+		.cgroup = &st->cg,
+		.use_rlimit_as = st->pol.limits.memory.set && !st->cg.memory,
+		.drop_user = st->sb.drop_user,
+		.uid = st->sb.uid,
+		.gid = st->sb.gid,
+		.groups = st->sb.groups,
+		.ngroups = st->sb.ngroups,
 	};
 	memset(&out, 0, sizeof(out));
-	die_state = &st;
+	die_state = st;
 	die_out = &out;
 	log_set_die_hook(die_with_record);
 	if (supervise_run(&run, &out) < 0) {
@@ -193,14 +209,44 @@ main(int argc, char **argv)
 			warnx_gx("%s", out.error);
 	}
 	if (out.left_running)
-		notice(&st, "warning: some processes of the command could not be "
-		    "killed");
-	explain_outcome(&st, &out, run.learn);
-	emit(&st, &out, out.error[0] ? out.error : NULL);
+		notice(st, "warning: some processes of the command could not "
+		    "be killed");
+	explain_outcome(st, &out, run.learn);
+	emit(st, &out, out.error[0] ? out.error : NULL);
 	if (run.learn && out.status != GX_STATUS_REFUSED)
-		learn_write(&st, &out);
+		learn_write(st, &out);
 
 	filter_free(&filter);
-	state_free(&st);
+	state_free(st);
 	return out.exit_code;
+}
+
+/*
+ * The order of one run (ARCHITECTURE.md): parse, load the policy, decide
+ * (working directory, environment, command, trust), --check stops here;
+ * prepare the mechanisms, run, record, exit with the command's status.
+ */
+int
+main(int argc, char **argv)
+{
+	struct gx_state st;
+	struct gx_diag d = { 0 };
+	int lookup_rc, rc;
+
+	if (sys_ensure_stdio() < 0)
+		return GX_EXIT_FAILURE;
+	state_init(&st);
+	if (early_mode(argc, argv, &st, &rc))
+		return rc;
+	load_policy(&st, &d);
+	lookup_rc = decide_run(&st, &d);
+	if (st.opts.check) {
+		mode_check(&st, lookup_rc);
+		state_free(&st);
+		return 0;
+	}
+	if (lookup_rc < 0)
+		return not_found(&st, lookup_rc);
+	mechanisms_decide(&st, &d);
+	return run_command(&st, &d);
 }
