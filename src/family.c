@@ -19,6 +19,7 @@
 
 #include "family.h"
 #include "log.h"
+#include "procfs.h"
 #include "sys.h"
 
 #ifndef SYS_pidfd_open
@@ -30,34 +31,6 @@
 
 /* How long to keep killing and reaping before giving up on leftovers. */
 #define REAP_LIMIT_MS 5000
-
-/*
- * State and parent of @pid from /proc/PID/stat (the fields after the
- * command name, which may itself hold ')' and spaces).
- */
-static int
-read_ppid(pid_t pid, pid_t *ppid, char *state)
-{
-	char path[64], buf[512], *p;
-	int pp;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (p == NULL || sscanf(p + 1, " %c %d", state, &pp) != 2)
-		return -1;
-	*ppid = (pid_t)pp;
-	return 0;
-}
 
 struct pidvec {
 	pid_t *v;
@@ -194,16 +167,16 @@ scan_proc(struct ptable *t)
 	if (d == NULL)
 		return -1;
 	while ((de = readdir(d)) != NULL) {
-		pid_t pid, ppid;
-		char st;
+		struct gx_proc_stat ps;
+		pid_t pid;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		pid = (pid_t)atoi(de->d_name);
 		/* Zombies too: a leader whose main thread exited shows Z. */
-		if (read_ppid(pid, &ppid, &st) == 0) {
+		if (procfs_stat(pid, &ps) == 0) {
 			pv_push(&t->pids, pid);
-			pv_push(&t->ppids, ppid);
+			pv_push(&t->ppids, ps.ppid);
 		}
 	}
 	closedir(d);
@@ -250,13 +223,12 @@ list_children(pid_t parent, struct ptable *t, bool *use_table,
 static int
 pin_child(pid_t pid, pid_t parent, int parent_fd)
 {
-	pid_t ppid;
-	char st;
+	struct gx_proc_stat ps;
 	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 
 	if (pfd < 0 && errno != ENOSYS)
 		return -1;
-	if (read_ppid(pid, &ppid, &st) < 0 || ppid != parent ||
+	if (procfs_stat(pid, &ps) < 0 || ps.ppid != parent ||
 	    (parent_fd >= 0 &&
 	    syscall(SYS_pidfd_send_signal, parent_fd, 0, NULL, 0) < 0)) {
 		if (pfd >= 0)

@@ -28,6 +28,7 @@
 
 #include "ns.h"
 #include "ns_view.h"
+#include "procfs.h"
 #include "util.h"
 
 const char *
@@ -312,19 +313,11 @@ pid_t
 ns_command_pid(pid_t init)
 {
 	char path[64], buf[64];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)init,
 	    (int)init);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (procfs_read(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	return (pid_t)atoi(buf);
 }
 

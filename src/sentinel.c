@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "procfs.h"
 #include "sentinel.h"
 #include "sys.h"
 
@@ -29,72 +30,14 @@
 #define SYS_pidfd_send_signal 424
 #endif
 
-/* Parse a decimal pid at @s (up to a non-digit); 0 when there is none. */
-static pid_t
-parse_pid(const char *s, const char **end)
-{
-	long v = 0;
-
-	while (*s >= '0' && *s <= '9' && v < 100000000)
-		v = v * 10 + (*s++ - '0');
-	if (end != NULL)
-		*end = s;
-	return (pid_t)v;
-}
-
-/* "/proc/@pid/stat" into @buf (at least 32 bytes), by hand. */
-static void
-stat_path(char *buf, pid_t pid)
-{
-	char digits[16];
-	int n = 0;
-
-	do {
-		digits[n++] = (char)('0' + pid % 10);
-		pid /= 10;
-	} while (pid > 0 && n < (int)sizeof(digits));
-	memcpy(buf, "/proc/", 6);
-	for (int i = 0; i < n; i++)
-		buf[6 + i] = digits[n - 1 - i];
-	memcpy(buf + 6 + n, "/stat", 6);
-}
-
-/*
- * The session id of @pid from /proc/PID/stat, or -1.  Zombies count: a
- * leader whose main thread has exited may still run other threads.
- */
+/* The session id of @pid, or -1.  Zombies count: a leader whose main
+ * thread has exited may still run other threads. */
 static pid_t
 session_of(pid_t pid)
 {
-	char path[32], buf[512];
-	const char *p = NULL;
-	ssize_t n;
-	int fd, field = 0;
+	struct gx_proc_stat ps;
 
-	stat_path(path, pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* After the last ')': state, ppid, pgrp, session. */
-	for (ssize_t i = n - 1; i >= 0 && p == NULL; i--)
-		if (buf[i] == ')')
-			p = buf + i + 1;
-	if (p == NULL)
-		return -1;
-	while (*p != '\0' && field < 4) {
-		while (*p == ' ')
-			p++;
-		if (++field == 4)
-			break;
-		while (*p != ' ' && *p != '\0')
-			p++;
-	}
-	return field == 4 && *p >= '0' && *p <= '9' ? parse_pid(p, NULL) : -1;
+	return procfs_stat(pid, &ps) == 0 ? ps.session : -1;
 }
 
 /*
@@ -136,7 +79,7 @@ kill_session(pid_t sid)
 
 			memcpy(&reclen, buf + off + 16, sizeof(reclen));
 			off += reclen;
-			pid = parse_pid(name, &end);
+			pid = procfs_parse_pid(name, &end);
 			if (pid > 0 && *end == '\0' && pid != self)
 				killed += kill_if_session(pid, sid);
 		}
