@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -676,34 +675,3 @@ cgroup_destroy(struct gx_cgroup *cg)
 	cg->active = false;
 }
 
-unsigned long
-cgroup_count_tasks(uid_t uid)
-{
-	unsigned long n = 0;
-	struct dirent *de;
-	DIR *d = opendir("/proc");
-
-	if (d == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		char path[300], buf[1024], *p;
-		struct stat st;
-		int field;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s", de->d_name);
-		if (stat(path, &st) < 0 || st.st_uid != uid)
-			continue;
-		strlcat(path, "/stat", sizeof(path));
-		if (read_small(path, buf, sizeof(buf)) < 0 ||
-		    (p = strrchr(buf, ')')) == NULL)
-			continue;
-		/* num_threads is field 20; field 3 follows the ')'. */
-		for (field = 2; field < 20 && p != NULL; field++)
-			p = strchr(p + 1, ' ');
-		n += p != NULL ? strtoul(p + 1, NULL, 10) : 1;
-	}
-	closedir(d);
-	return n;
-}

@@ -65,13 +65,6 @@ const char *cgroup_limit_hit(const struct gx_cgroup *cg);
  */
 size_t cgroup_limits_hit(const struct gx_cgroup *cg, const char *hit[2]);
 
-/*
- * The tasks (threads included) whose /proc entry belongs to @uid: what
- * RLIMIT_NPROC already counts for that user, so that without a cgroup or
- * a user namespace limits.processes can be set relative to it.
- */
-unsigned long cgroup_count_tasks(uid_t uid);
-
 /* Remove the cgroup directories and free @cg. */
 void cgroup_destroy(struct gx_cgroup *cg);
 

@@ -14,6 +14,7 @@
 #include "emit.h"
 #include "mechanisms.h"
 #include "ns.h"
+#include "procfs.h"
 #include "supervise.h"
 #include "util.h"
 
@@ -82,7 +83,7 @@ limits_mechanisms(struct gx_state *st)
 			    sizeof(st->proc_by));
 		p->value += 1;
 	} else if (geteuid() != 0 || st->sb.drop_user) {
-		unsigned long n = cgroup_count_tasks(st->sb.drop_user ?
+		unsigned long n = procfs_count_tasks(st->sb.drop_user ?
 		    st->sb.uid : getuid());
 
 		if (!st->cg.pids)

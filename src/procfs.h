@@ -7,9 +7,9 @@
 
 /*
  * Small /proc files read and parsed with plain system calls: no stdio,
- * no malloc, no locale.  Async-signal-safe, so the sentinel (sentinel.c)
- * and the namespace init may call them after fork, and the family walk
- * (family.c) shares the same parser.
+ * no malloc, no locale.  Async-signal-safe (all but procfs_count_tasks),
+ * so the sentinel (sentinel.c) and the namespace init may call them after
+ * fork, and the family walk (family.c) shares the same parser.
  */
 
 /* The fields of /proc/PID/stat that guardexec reads. */
@@ -41,5 +41,13 @@ ssize_t procfs_read(const char *path, char *buf, size_t size);
  * understood.
  */
 int procfs_stat(pid_t pid, struct gx_proc_stat *ps);
+
+/*
+ * The tasks (threads included) whose /proc entry belongs to @uid: what
+ * RLIMIT_NPROC already counts for that user, so that without a cgroup or
+ * a user namespace limits.processes can be set relative to it.  NOT
+ * async-signal-safe (opendir, snprintf): guardexec's side only.
+ */
+unsigned long procfs_count_tasks(uid_t uid);
 
 #endif
