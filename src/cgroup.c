@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cgfs.h"
 #include "cgroup.h"
 #include "scope.h"
 #include "log.h"
@@ -19,167 +19,6 @@
 #include "util.h"
 
 static const char *const v1_names[GX_CG_N] = { "pids", "memory" };
-
-/* "@dir/@file" in @buf. */
-static const char *
-join(char *buf, size_t n, const char *dir, const char *file)
-{
-	snprintf(buf, n, "%s/%s", dir, file);
-	return buf;
-}
-
-/* Read a small file into @buf (NUL-terminated); -1 on failure. */
-static int
-read_small(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-static int
-write_str(const char *dir, const char *file, const char *val)
-{
-	char *p = xasprintf("%s/%s", dir, file);
-	int fd = open(p, O_WRONLY | O_CLOEXEC), rc = -1, errsv;
-	size_t len = strlen(val);
-
-	free(p);
-	if (fd < 0)
-		return -1;
-	if (write(fd, val, len) == (ssize_t)len)
-		rc = 0;
-	errsv = errno;
-	close(fd);
-	errno = errsv;
-	return rc;
-}
-
-/*
- * The first non-NULL answer of @match over the lines of the /proc file
- * @path (one reader for /proc/self/mountinfo and /proc/self/cgroup).
- */
-static char *
-proc_find(const char *path, char *(*match)(char *line, const char *arg),
-    const char *arg)
-{
-	char *line = NULL, *found = NULL;
-	size_t cap = 0;
-	FILE *f = fopen(path, "re");
-
-	if (f == NULL)
-		return NULL;
-	while (found == NULL && getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		found = match(line, arg);
-	}
-	free(line);
-	fclose(f);
-	return found;
-}
-
-/* True when the comma-separated @list holds @word (modifies @list). */
-static bool
-list_has(char *list, const char *word)
-{
-	char *save = NULL;
-
-	for (char *o = strtok_r(list, ",", &save); o != NULL;
-	    o = strtok_r(NULL, ",", &save))
-		if (strcmp(o, word) == 0)
-			return true;
-	return false;
-}
-
-/* A mountinfo line: its mount point if it is @controller's hierarchy. */
-static char *
-match_mount(char *line, const char *controller)
-{
-	char mnt[4096], fstype[64], opts[1024];
-	char *sep = strstr(line, " - ");
-
-	if (sep == NULL || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-	    sscanf(sep + 3, "%63s %*s %1023s", fstype, opts) != 2)
-		return NULL;
-	if (controller == NULL && strcmp(fstype, "cgroup2") == 0)
-		return xstrdup(mnt);
-	if (controller != NULL && strcmp(fstype, "cgroup") == 0 &&
-	    list_has(opts, controller))
-		return xstrdup(mnt);
-	return NULL;
-}
-
-/* A /proc/self/cgroup line "ID:CONTROLLERS:PATH": PATH if it matches. */
-static char *
-match_cgroup(char *line, const char *controller)
-{
-	char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-
-	if (c2 == NULL)
-		return NULL;
-	*c2 = '\0';
-	if (controller == NULL)
-		return strcmp(line, "0") == 0 && c1[1] == '\0' ?
-		    xstrdup(c2 + 1) : NULL;
-	return list_has(c1 + 1, controller) ? xstrdup(c2 + 1) : NULL;
-}
-
-/*
- * Mount point of the v1 hierarchy with @controller, or of cgroup2 when
- * @controller is NULL.
- */
-static char *
-mount_of(const char *controller)
-{
-	return proc_find("/proc/self/mountinfo", match_mount, controller);
-}
-
-/* Our path in the hierarchy with @controller ("" for v2's "0::"). */
-static char *
-own_path(const char *controller)
-{
-	return proc_find("/proc/self/cgroup", match_cgroup, controller);
-}
-
-static char *
-unique_name(void)
-{
-	unsigned char r[4];
-	char hex[9];
-
-	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
-		memset(r, 0, sizeof(r));
-	hex_encode(r, sizeof(r), hex);
-	return xasprintf("guardexec-%d-%s", (int)getpid(), hex);
-}
-
-static bool
-has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' ||
-		    p[n] == '\0'))
-			return true;
-	return false;
-}
-
-/* The pid of the calling process in decimal. */
-static const char *
-pid_str(char *buf, size_t n)
-{
-	snprintf(buf, n, "%d", (int)getpid());
-	return buf;
-}
 
 /* Write the limits of @pol into the v2 cgroup @dir; -1 with errno. */
 static int
@@ -191,17 +30,17 @@ set_limits_v2(const struct gx_policy *pol, struct gx_cgroup *cg,
 	if (pol->limits.processes.set) {
 		snprintf(val, sizeof(val), "%llu",
 		    (unsigned long long)pol->limits.processes.value);
-		if (write_str(dir, "pids.max", val) < 0)
+		if (cgfs_write_str(dir, "pids.max", val) < 0)
 			return -1;
 		cg->pids = true;
 	}
 	if (pol->limits.memory.set) {
 		snprintf(val, sizeof(val), "%llu",
 		    (unsigned long long)pol->limits.memory.value);
-		if (write_str(dir, "memory.max", val) < 0)
+		if (cgfs_write_str(dir, "memory.max", val) < 0)
 			return -1;
 		/* Memory means memory: no escape into swap. */
-		(void)write_str(dir, "memory.swap.max", "0");
+		(void)cgfs_write_str(dir, "memory.swap.max", "0");
 		cg->memory = true;
 	}
 	return 0;
@@ -227,7 +66,7 @@ make_leaf(const struct gx_policy *pol, struct gx_cgroup *cg,
 		    cg->dir[0], strerror(errno));
 		return -1;
 	}
-	cg->procs_fd[0] = open(join(pbuf, sizeof(pbuf), cg->dir[0],
+	cg->procs_fd[0] = open(cgfs_join(pbuf, sizeof(pbuf), cg->dir[0],
 	    "cgroup.procs"), O_WRONLY | O_CLOEXEC);
 	cg->dir_fd = open(cg->dir[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->procs_fd[0] < 0 || cg->dir_fd < 0) {
@@ -274,15 +113,15 @@ delegated_setup(const struct gx_policy *pol, struct gx_cgroup *cg,
 			cg->sup_dir = NULL;
 			goto fail;
 		}
-		if (write_str(cg->sup_dir, "cgroup.procs",
-		    pid_str(pid, sizeof(pid))) < 0) {
+		if (cgfs_write_str(cg->sup_dir, "cgroup.procs",
+		    cgfs_pid_str(pid, sizeof(pid))) < 0) {
 			snprintf(cg->why, sizeof(cg->why), "moving guardexec "
 			    "into %s: %s", cg->sup_dir, strerror(errno));
 			goto fail;
 		}
 	}
 	cg->base_dir = xstrdup(base);
-	if (write_str(base, "cgroup.subtree_control", ctl) < 0) {
+	if (cgfs_write_str(base, "cgroup.subtree_control", ctl) < 0) {
 		snprintf(cg->why, sizeof(cg->why), "enabling %s in %s: %s",
 		    ctl, base, strerror(errno));
 		goto fail;
@@ -302,18 +141,18 @@ holds_only_us(const char *dir)
 {
 	char pbuf[4096], buf[256], pid[24];
 
-	if (read_small(join(pbuf, sizeof(pbuf), dir, "cgroup.procs"), buf,
+	if (cgfs_read_small(cgfs_join(pbuf, sizeof(pbuf), dir, "cgroup.procs"), buf,
 	    sizeof(buf)) < 0)
 		return false;
 	buf[strcspn(buf, "\n")] = '\0';
-	return strcmp(buf, pid_str(pid, sizeof(pid))) == 0;
+	return strcmp(buf, cgfs_pid_str(pid, sizeof(pid))) == 0;
 }
 
 static int
 prepare_v2(const struct gx_policy *pol, struct gx_cgroup *cg,
     const char *runtime_dir)
 {
-	char *mnt = mount_of(NULL), *path = own_path(NULL), *parent, *name;
+	char *mnt = cgfs_mount_of(NULL), *path = cgfs_own_path(NULL), *parent, *name;
 	char ctl[512], pbuf[4096], unit[96], swhy[160] = "";
 	int rc = -1;
 
@@ -324,15 +163,15 @@ prepare_v2(const struct gx_policy *pol, struct gx_cgroup *cg,
 		return -1;
 	}
 	parent = path_resolve(mnt, path[0] == '/' ? path + 1 : path);
-	if (read_small(join(pbuf, sizeof(pbuf), parent, "cgroup.controllers"),
+	if (cgfs_read_small(cgfs_join(pbuf, sizeof(pbuf), parent, "cgroup.controllers"),
 	    ctl, sizeof(ctl)) < 0 ||
-	    (pol->limits.processes.set && !has_word(ctl, "pids")) ||
-	    (pol->limits.memory.set && !has_word(ctl, "memory"))) {
+	    (pol->limits.processes.set && !cgfs_has_word(ctl, "pids")) ||
+	    (pol->limits.memory.set && !cgfs_has_word(ctl, "memory"))) {
 		snprintf(cg->why, sizeof(cg->why), "cgroup v2 has no pids/memory "
 		    "controller for %s", path);
 		goto out;
 	}
-	name = unique_name();
+	name = cgfs_unique_name();
 	/* Under systemd, ask it for a delegated scope (a user's too). */
 	if (scope_systemd_running()) {
 		snprintf(unit, sizeof(unit), "%s.scope", name);
@@ -340,7 +179,7 @@ prepare_v2(const struct gx_policy *pol, struct gx_cgroup *cg,
 		    sizeof(swhy)) == 0) {
 			free(path);
 			free(parent);
-			path = own_path(NULL);
+			path = cgfs_own_path(NULL);
 			parent = path ? path_resolve(mnt, path[0] == '/' ?
 			    path + 1 : path) : NULL;
 			if (parent != NULL && strstr(parent, unit) != NULL)
@@ -382,7 +221,7 @@ out:
 static int
 prepare_v1(const struct gx_policy *pol, struct gx_cgroup *cg)
 {
-	char *name = unique_name();
+	char *name = cgfs_unique_name();
 	bool want[GX_CG_N] = { pol->limits.processes.set,
 		pol->limits.memory.set };
 	size_t off = 0;
@@ -393,8 +232,8 @@ prepare_v1(const struct gx_policy *pol, struct gx_cgroup *cg)
 
 		if (!want[c])
 			continue;
-		mnt = mount_of(v1_names[c]);
-		path = own_path(v1_names[c]);
+		mnt = cgfs_mount_of(v1_names[c]);
+		path = cgfs_own_path(v1_names[c]);
 		if (mnt == NULL || path == NULL) {
 			free(mnt);
 			free(path);
@@ -413,20 +252,20 @@ prepare_v1(const struct gx_policy *pol, struct gx_cgroup *cg)
 		if (c == GX_CG_PIDS) {
 			snprintf(val, sizeof(val), "%llu",
 			    (unsigned long long)pol->limits.processes.value);
-			if (write_str(cg->dir[c], "pids.max", val) < 0)
+			if (cgfs_write_str(cg->dir[c], "pids.max", val) < 0)
 				goto fail;
 			cg->pids = true;
 		} else {
 			snprintf(val, sizeof(val), "%llu",
 			    (unsigned long long)pol->limits.memory.value);
-			if (write_str(cg->dir[c], "memory.limit_in_bytes", val) < 0)
+			if (cgfs_write_str(cg->dir[c], "memory.limit_in_bytes", val) < 0)
 				goto fail;
 			/* No escape into swap either, where accounted. */
-			(void)write_str(cg->dir[c], "memory.memsw.limit_in_bytes",
+			(void)cgfs_write_str(cg->dir[c], "memory.memsw.limit_in_bytes",
 			    val);
 			cg->memory = true;
 		}
-		cg->procs_fd[c] = open(join(pbuf, sizeof(pbuf), cg->dir[c], "cgroup.procs"),
+		cg->procs_fd[c] = open(cgfs_join(pbuf, sizeof(pbuf), cg->dir[c], "cgroup.procs"),
 		    O_WRONLY | O_CLOEXEC);
 		if (cg->procs_fd[c] < 0)
 			goto fail;
@@ -601,7 +440,7 @@ event_count(const char *dir, const char *file, const char *key)
 	char *p = xasprintf("%s/%s", dir, file), buf[1024], *at;
 	unsigned long long v = 0;
 
-	if (read_small(p, buf, sizeof(buf)) == 0 &&
+	if (cgfs_read_small(p, buf, sizeof(buf)) == 0 &&
 	    (at = strstr(buf, key)) != NULL)
 		v = strtoull(at + strlen(key), NULL, 10);
 	free(p);
@@ -663,10 +502,10 @@ cgroup_destroy(struct gx_cgroup *cg)
 	 */
 	if (cg->undo_move && cg->base_dir != NULL && cg->sup_dir != NULL) {
 		if (cg->undo_ctl != NULL)
-			(void)write_str(cg->base_dir, "cgroup.subtree_control",
+			(void)cgfs_write_str(cg->base_dir, "cgroup.subtree_control",
 			    cg->undo_ctl);
-		if (write_str(cg->base_dir, "cgroup.procs",
-		    pid_str(pid, sizeof(pid))) == 0)
+		if (cgfs_write_str(cg->base_dir, "cgroup.procs",
+		    cgfs_pid_str(pid, sizeof(pid))) == 0)
 			rmdir(cg->sup_dir);
 	}
 	free(cg->base_dir);
