@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -162,12 +161,29 @@ attach(int fd, const char *path)
 	return move_mount(fd, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH);
 }
 
+/*
+ * @a then @b into @buf (@n bytes, truncated like snprintf), by hand:
+ * the init runs after fork, where snprintf is no async-signal-safe call.
+ */
+static const char *
+cat2(char *buf, size_t n, const char *a, const char *b)
+{
+	size_t i = 0;
+
+	for (; *a != '\0' && i + 1 < n; a++)
+		buf[i++] = *a;
+	for (; *b != '\0' && i + 1 < n; b++)
+		buf[i++] = *b;
+	buf[i] = '\0';
+	return buf;
+}
+
 static int
 mount_tmpfs(const char *path, const char *mode, unsigned long flags)
 {
 	char opts[64];
 
-	snprintf(opts, sizeof(opts), "mode=%s", mode);
+	cat2(opts, sizeof(opts), "mode=", mode);
 	return mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | flags, opts);
 }
 
@@ -204,7 +220,7 @@ build_dev(const struct init_ctx *c)
 	for (int i = 0; dev_nodes[i] != NULL; i++) {
 		if (c->dev_fd[i] < 0)
 			continue;
-		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		cat2(path, sizeof(path), "/dev/", dev_nodes[i]);
 		if (attach(c->dev_fd[i], path) < 0 ||
 		    setattr(path, 0, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
 		    0) < 0)
@@ -381,7 +397,7 @@ ns_view_apply(const struct gx_ns_spec *spec, const struct ns_view *plan)
 		{
 			char path[32];
 
-			snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+			cat2(path, sizeof(path), "/dev/", dev_nodes[i]);
 			c->dev_fd[i] = open_tree(AT_FDCWD, path,
 			    OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 		}
