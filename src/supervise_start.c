@@ -90,7 +90,7 @@ start_child(struct run_state *st, bool plain, int errfd, int out_w,
 		snprintf(st->out->ns_missing, sizeof(st->out->ns_missing),
 		    "the kernel refused new namespaces: %s", strerror(errno));
 		if (st->run->ns_required) {
-			/* Root's filesystem group: see need_mount_ns() in main.c. */
+			/* Root's filesystem group: see mechanisms.c. */
 			snprintf(st->out->error, sizeof(st->out->error),
 			    GX_ROOT_FS_NEEDS_NS, strerror(errno));
 			return -1;
