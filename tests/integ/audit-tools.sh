@@ -3,7 +3,7 @@
 # anchor; the record schema against real records; the shipped rsyslog
 # and logrotate snippets.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 64
+plan 66
 
 A=$GUARDEXEC_AUDIT
 P=$(policy tools <<'EOF2'
@@ -131,6 +131,15 @@ like "... checks the rotated files first, oldest first" "$(cat "$T/v")" \
 "$A" verify "$RL.3.gz" "$RL.2.gz" "$RL.1" "$RL" > "$T/v" 2>&1
 is "verify reads .gz files given by name" "$?|$(tail -n 1 "$T/v")" "0|7 records, chain intact"
 is "show reads a .gz file" "$("$A" show "$RL.3.gz" | tail -n +2 | wc -l)" 2
+# report and crosscheck read the log through the same reader (.gz too).
+"$A" report -o "$T/rot.html" "$RL.3.gz" "$RL.2.gz" "$RL.1" "$RL" 2> "$T/err"
+is "report reads .gz files: 7 runs, 4 intact files" \
+	"$?|$(cat "$T/err")|$(grep -o '<span>Runs</span><b>[0-9]*</b>' "$T/rot.html")|$(grep -o '<span class="chain [a-z]*">' "$T/rot.html" | sort | uniq -c | tr -s ' ')" \
+	'0||<span>Runs</span><b>7</b>| 4 <span class="chain intact">'
+{ zcat "$RL.3.gz" "$RL.2.gz"; cat "$RL.1" "$RL"; } > "$T/rot.plain"
+"$A" crosscheck "$RL.3.gz" "$RL.2.gz" "$RL.1" "$RL" "$T/rot.plain" > "$T/out" 2>&1
+is "crosscheck reads .gz LOCAL files" "$?|$(tail -n 1 "$T/out")" \
+	"0|7 local records, 7 central copies: 7 identical, 0 cut for syslog and consistent, 0 missing centrally, 0 missing locally, 0 different"
 "$A" verify --no-rotated "$RL" > /dev/null 2>&1
 is "--no-rotated: the log alone does not start a chain" "$?" 1
 
