@@ -97,21 +97,55 @@ gone() {
 		! alive "$(cat "$1" 2>/dev/null || echo 0)"
 	fi
 }
+
+# ns_wrapper FILE SYSCTL VALUE: writes FILE, a command prefix that runs
+# its command in a user namespace of the caller's own ids whose parent
+# set /proc/sys/user/SYSCTL to VALUE (max_user_namespaces 1: no new
+# namespace at all; max_net_namespaces 0: no network namespace).
+#
+# In there an unprivileged caller sees root's files, like those of every
+# user it does not map, as uid 65534: an owner guardexec cannot vouch
+# for, so the policy runs only once trusted by hash (guardexec(1),
+# "Trusted policies").  The script trusts the -p POLICY of an unprivileged
+# caller first, in a store of its own outside /tmp and the test directory
+# (outside every write path of a test policy).
+ns_wrapper() {
+	if [ -z "${_ns_store:-}" ]; then
+		_ns_store=$(mktemp -d /var/tmp/guardexec-nsw.XXXXXX) || return 1
+		_extra_dirs="$_extra_dirs $_ns_store"
+		chmod 1777 "$_ns_store"
+	fi
+	cat > "$1" <<EOF2
+#!/bin/sh
+if [ "\$(id -u)" != 0 ]; then
+	GUARDEXEC_TRUST_STORE=$_ns_store/\$(id -u)/trusted
+	export GUARDEXEC_TRUST_STORE
+	prev=
+	for a in "\$@"; do
+		[ "\$a" = -- ] && break
+		[ "\$prev" = -p ] && "\$1" --trust "\$a" > /dev/null 2>&1
+		prev=\$a
+	done
+fi
+GX_U=\$(id -u) GX_G=\$(id -g) exec unshare --user --map-root-user sh -c '
+echo $3 > /proc/sys/user/$2 || exit 125
+exec unshare --user --map-user="\$GX_U" --map-group="\$GX_G" "\$@"' sh "\$@"
+EOF2
+	chmod 755 "$1"
+}
+
 # no_ns_setup: $NO_NS, a command prefix that runs guardexec where the
-# kernel refuses new namespaces (a user namespace of the caller's own
-# ids whose parent allows no more): to test the fallback (the sentinel,
-# the /proc walk, the record's "missing").  Empty, with $NO_NS_REASON,
-# where that cannot be made.  Nothing outside the test changes.
+# kernel refuses new namespaces (ns_wrapper): to test the fallback (the
+# sentinel, the /proc walk, the record's "missing").  Empty, with
+# $NO_NS_REASON, where that cannot be made.  Nothing outside the test
+# changes.
 no_ns_setup() {
 	NO_NS=""
 	NO_NS_REASON=""
-	cat > "$T/no-ns" <<'EOF2'
-#!/bin/sh
-GX_U=$(id -u) GX_G=$(id -g) exec unshare --user --map-root-user sh -c '
-echo 1 > /proc/sys/user/max_user_namespaces || exit 125
-exec unshare --user --map-user="$GX_U" --map-group="$GX_G" "$@"' sh "$@"
-EOF2
-	chmod 755 "$T/no-ns"
+	if ! ns_wrapper "$T/no-ns" max_user_namespaces 1; then
+		NO_NS_REASON="no directory for the wrapper's trust store"
+		return 1
+	fi
 	if ! command -v unshare > /dev/null 2>&1; then
 		NO_NS_REASON="no unshare(1)"
 	elif ! "$T/no-ns" true 2> /dev/null; then

@@ -308,13 +308,7 @@ done
 # ---- where only the network namespace is refused ----------------------------
 # user.max_net_namespaces = 0 in a user namespace of our own: the
 # others still apply, and the record's "missing" names only "net".
-cat > "$T/no-net" <<'EOF2'
-#!/bin/sh
-GX_U=$(id -u) GX_G=$(id -g) exec unshare --user --map-root-user sh -c '
-echo 0 > /proc/sys/user/max_net_namespaces || exit 125
-exec unshare --user --map-user="$GX_U" --map-group="$GX_G" "$@"' sh "$@"
-EOF2
-chmod 755 "$T/no-net"
+ns_wrapper "$T/no-net" max_net_namespaces 0
 NONE=$(policy none <<'EOF'
 version = 1;
 name = "ns-none";
