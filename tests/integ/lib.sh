@@ -134,6 +134,11 @@ EOF2
 	chmod 755 "$1"
 }
 
+# no_ns_or_skip_all: no_ns_setup, or the whole script is skipped.
+no_ns_or_skip_all() {
+	no_ns_setup || skip_all "the fallback cannot be forced: $NO_NS_REASON"
+}
+
 # no_ns_setup: $NO_NS, a command prefix that runs guardexec where the
 # kernel refuses new namespaces (ns_wrapper): to test the fallback (the
 # sentinel, the /proc walk, the record's "missing").  Empty, with
@@ -205,9 +210,14 @@ policy() {
 
 # run_gx ARGS...: runs guardexec with -r $T/result.json -l $T/audit.log,
 # sets $rc, $out (stdout), $err (stderr), $rec (the record line).
-run_gx() {
+run_gx() { run_gx_log "$T/audit.log" "$@"; }
+
+# run_gx_log LOG ARGS...: run_gx with another log path.
+run_gx_log() {
+	local log=$1
+	shift
 	rm -f "$T/result.json"
-	"$GUARDEXEC" -l "$T/audit.log" -r "$T/result.json" "$@" \
+	"$GUARDEXEC" -l "$log" -r "$T/result.json" "$@" \
 		> "$T/stdout" 2> "$T/stderr"
 	rc=$?
 	out=$(cat "$T/stdout")
@@ -218,6 +228,48 @@ run_gx() {
 # field NAME [RECORD]: a top-level scalar of the compact JSON record.
 field() {
 	printf '%s\n' "${2:-$rec}" | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | head -n 1
+}
+
+# whos_setup: $WHOS, "root" when running as root, and "user" when
+# unpriv_setup can make an unprivileged user (else a diag says why).
+whos_setup() {
+	WHOS=""
+	if is_root; then WHOS="root"; fi
+	if unpriv_setup; then WHOS="$WHOS user"; else
+		diag "no unprivileged runs: $UNPRIV_REASON"; fi
+}
+
+# as WHO CMD...: CMD as root (WHO=root, from $T) or as the unprivileged
+# user (as_user).
+as() {
+	local who=$1; shift
+	if [ "$who" = root ]; then (cd "$T" && "$@"); else as_user "$@"; fi
+}
+
+# g WHO POLICY ARGS...: guardexec as WHO with a log and a result file of
+# WHO's own; sets rc, out, err, rec.
+g() {
+	local who=$1 pol=$2; shift 2
+	rm -f "$T/res-$who.json"
+	as "$who" "$GUARDEXEC" -p "$pol" -l "$T/log-$who.log" \
+		-r "$T/res-$who.json" "$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	out=$(cat "$T/out")
+	err=$(cat "$T/err")
+	rec=$(cat "$T/res-$who.json" 2>/dev/null)
+}
+
+# line OP: the first line of $out for operation OP (ns-attack's "OP: ...").
+line() { printf '%s\n' "$out" | grep "^$1:" | head -n 1; }
+
+# sys_reads [DIR...]: $READS, the system directories that exist here and
+# the DIRs, each quoted and followed by ", " (for filesystem.read).
+sys_reads() {
+	local d
+	READS=""
+	for d in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc "$@"; do
+		if [ -e "$d" ]; then READS="$READS\"$d\", "; fi
+	done
 }
 
 # A user for the unprivileged runs, and a command prefix to become it.

@@ -8,9 +8,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 # The sentinel is the fallback where the kernel refuses namespaces (with
 # them, the init's PR_SET_PDEATHSIG ends the family): force that here.
-if ! no_ns_setup; then
-	skip_all "the fallback cannot be forced: $NO_NS_REASON"
-fi
+no_ns_or_skip_all
 plan 10
 
 P=$(policy sentinel <<'EOF2'

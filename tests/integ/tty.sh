@@ -7,9 +7,7 @@
 # With its own namespaces the command cannot even reach guardexec or the
 # caller's terminal (namespaces.sh attacks that): this is the fallback,
 # where the kernel refuses namespaces, forced here.
-if ! no_ns_setup; then
-	skip_all "the fallback cannot be forced: $NO_NS_REASON"
-fi
+no_ns_or_skip_all
 plan 8
 
 P=$(policy tty <<'EOF2'
