@@ -208,6 +208,26 @@ policy() {
 	echo "$f"
 }
 
+# plain_policy NAME: policy NAME with nothing but its name (and no fsync).
+plain_policy() {
+	policy "$1" <<EOF2
+version = 1;
+name = "$1";
+audit: { sync = false; };
+EOF2
+}
+
+# limits_policy NAME 'KEY = VALUE; ...': plain_policy NAME with that
+# limits group.
+limits_policy() {
+	policy "$1" <<EOF2
+version = 1;
+name = "$1";
+limits: { $2 };
+audit: { sync = false; };
+EOF2
+}
+
 # run_gx ARGS...: runs guardexec with -r $T/result.json -l $T/audit.log,
 # sets $rc, $out (stdout), $err (stderr), $rec (the record line).
 run_gx() { run_gx_log "$T/audit.log" "$@"; }

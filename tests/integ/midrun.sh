@@ -10,13 +10,7 @@
 no_ns_or_skip_all
 plan 8
 
-P=$(policy midrun <<'EOF2'
-version = 1;
-name = "midrun";
-limits: { timeout = 60; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy midrun 'timeout = 60;')
 
 midrun_case() {
 	local label=$1 runner=$2 c

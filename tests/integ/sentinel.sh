@@ -11,20 +11,8 @@
 no_ns_or_skip_all
 plan 10
 
-P=$(policy sentinel <<'EOF2'
-version = 1;
-name = "sentinel";
-limits: { timeout = 1; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
-P_LONG=$(policy sentinel-long <<'EOF2'
-version = 1;
-name = "sentinel-long";
-limits: { timeout = 120; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy sentinel 'timeout = 1; kill_grace = 1;')
+P_LONG=$(limits_policy sentinel-long 'timeout = 120;')
 
 # ppid PID: the parent of PID.
 ppid() { sed 's/.*) . \([0-9]*\).*/\1/' "/proc/$1/stat" 2>/dev/null; }

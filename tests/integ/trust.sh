@@ -266,13 +266,7 @@ EOF2
 run_gx -p "$OK" -- yes
 like "an output kill says so" "$rc|$(grep -v '^\[' "$T/stderr")" \
 	'^1[0-9][0-9]\|guardexec: output limit \(100 bytes, output.max_bytes\) reached: killed$'
-MEM=$(policy mem <<'EOF2'
-version = 1;
-name = "mem";
-limits: { memory = "64M"; timeout = 30; };
-audit: { sync = false; };
-EOF2
-)
+MEM=$(limits_policy mem 'memory = "64M"; timeout = 30;')
 run_gx -p "$MEM" -- "$HELPERS/memhog" 1024
 if printf '%s' "$rec" | grep -q '"limit_hit":"memory"'; then
 	is "a memory kill says which limit and its value" "$rc|$err" \
@@ -280,13 +274,7 @@ if printf '%s' "$rec" | grep -q '"limit_hit":"memory"'; then
 else
 	skip "no cgroup memory limit for this run (RLIMIT_AS: the allocation fails, nothing is killed)"
 fi
-PR=$(policy procs <<'EOF2'
-version = 1;
-name = "procs";
-limits: { processes = 20; timeout = 30; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+PR=$(limits_policy procs 'processes = 20; timeout = 30; kill_grace = 1;')
 run_gx -p "$PR" -- "$HELPERS/forkbomb" 200 "gxtrust-fb-$$"
 if printf '%s' "$rec" | grep -q '"limit_hit":"processes"'; then
 	like "a processes limit says which and its value" "$err" \
