@@ -596,42 +596,10 @@ END_TEST
 
 /* ---- the local log ------------------------------------------------------- */
 
-static char tmpdir[4096];
-
-static void
-tmp_setup(void)
-{
-	const char *t = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/gx-check-audit.XXXXXX",
-	    t != NULL && t[0] == '/' ? t : "/tmp");
-	if (mkdtemp(tmpdir) == NULL) {
-		perror("mkdtemp");
-		abort();
-	}
-}
-
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-tmp_teardown(void)
-{
-	if (tmpdir[0] != '\0')
-		nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	tmpdir[0] = '\0';
-}
-
 static char *
 tmp_path(const char *name)
 {
-	return xasprintf("%s/%s", tmpdir, name);
+	return xasprintf("%s/%s", unit_tmpdir, name);
 }
 
 static char *
@@ -675,6 +643,21 @@ append_one(struct gx_log *log)
 		ck_abort_msg("append: %s", d.msgs[0]);
 	ck_assert_ptr_nonnull(line);
 	json_decref(rec);
+	return line;
+}
+
+/* Open the log @path, append one plain record, close it; the line. */
+static char *
+append_to(const char *path)
+{
+	struct gx_diag d = { 0 };
+	struct gx_log log;
+	char *line;
+
+	if (audit_log_open(&log, path, false, &d) != 0)
+		ck_abort_msg("%s", d.msgs[0]);
+	line = append_one(&log);
+	audit_log_close(&log);
 	return line;
 }
 
@@ -851,20 +834,12 @@ START_TEST(test_log_rotated)
 	char *old = tmp_path("rot.log.1"), *path = tmp_path("rot.log"),
 	    *bad_old = tmp_path("rotbad.log.1"), *bad = tmp_path("rotbad.log"),
 	    *first, *next, head[65];
-	struct gx_diag d = { 0 };
-	struct gx_log log;
 	json_t *obj;
 
-	if (audit_log_open(&log, old, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	first = append_one(&log);
-	audit_log_close(&log);
+	first = append_to(old);
 	/* logrotate moved it away and left an empty log */
 	spit(path, "");
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	next = append_one(&log);
-	audit_log_close(&log);
+	next = append_to(path);
 	memcpy(head, audit_line_hash(first, strlen(first)), 64);
 	head[64] = '\0';
 	obj = check_line(next, head);
@@ -874,10 +849,7 @@ START_TEST(test_log_rotated)
 
 	/* a predecessor whose tail is not a record: a new segment */
 	spit(bad_old, "not a record\n");
-	if (audit_log_open(&log, bad, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	next = append_one(&log);
-	audit_log_close(&log);
+	next = append_to(bad);
 	obj = check_line(next, GX_ZERO_HASH);
 	ck_assert(json_is_string(json_object_get(obj, "chain_restart")));
 	json_decref(obj);
@@ -891,50 +863,39 @@ START_TEST(test_log_rotated)
 }
 END_TEST
 
-/* A last line that is complete but not a record also restarts. */
+/*
+ * A last line that is complete but not a record also restarts; an empty
+ * file is a new chain, not a restart.
+ */
 START_TEST(test_log_foreign_tail)
 {
-	static const char *const tails[] = {
-		"hello\n",
-		"x\n",
-		("{\"v\":1,\"prev\":\"0\",\"hash\":\"not hex at all, but of "
-		"the right length for a hash: 64 characters....\"}\n"),
+	static const struct {
+		const char *tail;
+		bool restart;
+	} tails[] = {
+		{ "hello\n", true },
+		{ "x\n", true },
+		{ ("{\"v\":1,\"prev\":\"0\",\"hash\":\"not hex at all, but of "
+		  "the right length for a hash: 64 characters....\"}\n"), true },
+		{ "", false },
 	};
-	struct gx_diag d = { 0 };
-	struct gx_log log;
-	char *path, *line;
-	json_t *obj;
 
 	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
-		char name[32];
+		char name[32], *path, *line;
+		json_t *obj;
 
 		snprintf(name, sizeof(name), "foreign%zu.log", i);
 		path = tmp_path(name);
-		spit(path, tails[i]);
-		if (audit_log_open(&log, path, false, &d) != 0)
-			ck_abort_msg("%s", d.msgs[0]);
-		line = append_one(&log);
-		audit_log_close(&log);
+		spit(path, tails[i].tail);
+		line = append_to(path);
 		obj = check_line(line, GX_ZERO_HASH);
-		ck_assert_msg(json_object_get(obj, "chain_restart") != NULL,
-		    "tail %zu: no chain_restart", i);
+		ck_assert_msg((json_object_get(obj, "chain_restart") != NULL) ==
+		    tails[i].restart, "tail %zu: chain_restart %s", i,
+		    tails[i].restart ? "missing" : "where none belongs");
 		json_decref(obj);
 		free(line);
 		free(path);
 	}
-
-	/* an empty file is a new chain, not a restart */
-	path = tmp_path("empty.log");
-	spit(path, "");
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	line = append_one(&log);
-	audit_log_close(&log);
-	obj = check_line(line, GX_ZERO_HASH);
-	ck_assert_ptr_null(json_object_get(obj, "chain_restart"));
-	json_decref(obj);
-	free(line);
-	free(path);
 }
 END_TEST
 
@@ -974,7 +935,7 @@ START_TEST(test_log_open_dirs)
 	ck_assert_str_eq(d.msgs[0], "audit log /dev/null: not a regular file");
 	audit_log_close(&log);
 	diag_free(&d);
-	ck_assert_int_eq(audit_log_open(&log, tmpdir, false, &d), -1);
+	ck_assert_int_eq(audit_log_open(&log, unit_tmpdir, false, &d), -1);
 	audit_log_close(&log);
 	diag_free(&d);
 
@@ -1225,7 +1186,7 @@ audit_suite(void)
 
 	tc = tcase_create("log");
 	tcase_set_timeout(tc, 60);
-	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_add_unchecked_fixture(tc, unit_tmp_setup, unit_tmp_teardown);
 	tcase_add_test(tc, test_log_chain);
 	tcase_add_test(tc, test_log_symlink);
 	tcase_add_test(tc, test_log_torn);

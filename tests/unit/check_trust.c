@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runner.h"
 #include "trust.h"
 
 Suite *trust_suite(void);
@@ -141,15 +142,4 @@ trust_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(trust_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(trust_suite)
