@@ -646,16 +646,24 @@ append_one(struct gx_log *log)
 	return line;
 }
 
+/* audit_log_open() that must succeed. */
+static void
+log_open_ok(struct gx_log *log, const char *path, bool make_dirs)
+{
+	struct gx_diag d = { 0 };
+
+	if (audit_log_open(log, path, make_dirs, &d) != 0)
+		ck_abort_msg("%s: %s", path, d.msgs[0]);
+}
+
 /* Open the log @path, append one plain record, close it; the line. */
 static char *
 append_to(const char *path)
 {
-	struct gx_diag d = { 0 };
 	struct gx_log log;
 	char *line;
 
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
+	log_open_ok(&log, path, false);
 	line = append_one(&log);
 	audit_log_close(&log);
 	return line;
@@ -692,13 +700,11 @@ verify_chain(const char *path, long restart_at)
 START_TEST(test_log_chain)
 {
 	char *path = tmp_path("chain.log"), *lines[3], *all, *file;
-	struct gx_diag d = { 0 };
 	struct gx_log log;
 	struct stat st;
 	json_t *obj;
 
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
+	log_open_ok(&log, path, false);
 	ck_assert_int_eq(fstat(log.fd, &st), 0);
 	ck_assert_uint_eq(st.st_mode & 07777, 0600);
 	ck_assert_int_eq(fcntl(log.fd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
@@ -731,10 +737,7 @@ START_TEST(test_log_chain)
 	}
 
 	/* reopened later, the log goes on from its last line */
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	free(append_one(&log));
-	audit_log_close(&log);
+	free(append_to(path));
 	ck_assert_uint_eq(verify_chain(path, -1), 4);
 
 	for (int i = 0; i < 3; i++)
@@ -791,13 +794,11 @@ START_TEST(test_log_torn)
 {
 	char *path = tmp_path("torn.log"), *first, *restart, *after, *buf,
 	    *want;
-	struct gx_diag d = { 0 };
 	struct gx_log log;
 	json_t *obj;
 	int fd;
 
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
+	log_open_ok(&log, path, false);
 	first = append_one(&log);
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	ck_assert_int_ge(fd, 0);
@@ -908,8 +909,7 @@ START_TEST(test_log_open_dirs)
 	struct stat st;
 
 	/* a missing directory is created 0700 when its parent exists */
-	if (audit_log_open(&log, one, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
+	log_open_ok(&log, one, false);
 	audit_log_close(&log);
 	ck_assert_int_eq(stat(dir, &st), 0);
 	ck_assert(S_ISDIR(st.st_mode));
@@ -922,8 +922,7 @@ START_TEST(test_log_open_dirs)
 	ck_assert_str_eq(d.msgs[0], want);
 	audit_log_close(&log);
 	diag_free(&d);
-	if (audit_log_open(&log, deep, true, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
+	log_open_ok(&log, deep, true);
 	audit_log_close(&log);
 	ck_assert_int_eq(stat(deep, &st), 0);
 	ck_assert(S_ISREG(st.st_mode));
