@@ -9,7 +9,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 #include "audit.h"
 #include "crosscheck.h"
 #include "log.h"
+#include "records.h"
 
 static const char cc_usage[] =
     "usage: guardexec-audit crosscheck LOCAL... CENTRAL\n";
@@ -90,41 +90,20 @@ side_add(struct side *s, const char *file, unsigned long lineno,
 	c->seen = false;
 }
 
-/* Read @path into @s; 0, or 2 after a message. */
-static int
-side_read(struct side *s, const char *path, bool central)
+/* records_each_line's callback for the local log. */
+static void
+local_line(const struct records_at *at, char *line, size_t len, void *arg)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	unsigned long lineno = 0;
-	int rc = 0;
+	side_add(arg, at->path, at->lineno, line, len);
+}
 
-	if (f == NULL) {
-		fprintf(stderr, "guardexec-audit: %s: %s\n", path,
-		    strerror(errno));
-		return 2;
-	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		size_t len = (size_t)n;
-		const char *p = line;
+/* ... and for the central copy, which may keep syslog's cookie. */
+static void
+central_line(const struct records_at *at, char *line, size_t len, void *arg)
+{
+	const char *p = strip_cookie(line, &len);
 
-		lineno++;
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (central)
-			p = strip_cookie(line, &len);
-		side_add(s, path, lineno, p, len);
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "guardexec-audit: %s: %s\n", path,
-		    strerror(errno));
-		rc = 2;
-	}
-	free(line);
-	fclose(f);
-	return rc;
+	side_add(arg, at->path, at->lineno, p, len);
 }
 
 static void
@@ -355,10 +334,10 @@ crosscheck_main(int argc, char **argv)
 		    cc_usage);
 		return 2;
 	}
-	for (int i = 0; i < argc - 1 && rc == 0; i++)
-		rc = side_read(&local, argv[i], false);
+	rc = records_each_line(argc - 1, argv, local_line, &local);
 	if (rc == 0)
-		rc = side_read(&central, argv[argc - 1], true);
+		rc = records_each_line(1, &argv[argc - 1], central_line,
+		    &central);
 	if (rc == 0) {
 		qsort(central.c, central.n, sizeof(*central.c), cmp_id);
 		for (size_t i = 0; i < local.n; i++)

@@ -60,7 +60,7 @@ fill(struct gx_lines *r)
 		r->end -= r->start;
 		r->start = 0;
 	}
-	/* One byte always stays free: records_file ends a line with NUL. */
+	/* One byte always stays free: lines_file ends a line with NUL. */
 	if (r->end + 1 >= r->cap) {
 		if (r->cap > (size_t)INT_MAX / 2) {
 			r->err = "line too long";
@@ -139,54 +139,83 @@ lines_close(struct gx_lines *r)
 	free(r);
 }
 
-/* Each record of one file; 0, or 2 after a message. */
+/* Each line of one file; 0, or 2 after a message. */
 static int
-records_file(const char *path, records_fn fn, void *arg, unsigned long *bad)
+lines_file(struct records_at *at, records_line_fn fn, void *arg)
 {
-	struct gx_lines *r = lines_open(path);
+	struct gx_lines *r = lines_open(at->path);
 	ssize_t len;
 	char *line;
 
 	if (r == NULL) {
-		fprintf(stderr, "guardexec-audit: %s: %s\n", path,
+		fprintf(stderr, "guardexec-audit: %s: %s\n", at->path,
 		    strerror(errno));
 		return 2;
 	}
+	at->lineno = 0;
 	while ((len = lines_next(r, &line)) > 0) {
-		json_error_t jerr;
-		json_t *rec;
-
 		if (line[len - 1] == '\n')
 			len--;
-		rec = json_loadb(line, (size_t)len, 0, &jerr);
-		if (rec == NULL || !json_is_object(rec)) {
-			(*bad)++;
-			json_decref(rec);
-			continue;
-		}
-		/* The callback gets a NUL-terminated line. */
+		/* fill() keeps a byte free past the data for this NUL. */
 		line[len] = '\0';
-		fn(rec, line, arg);
-		json_decref(rec);
+		at->lineno++;
+		fn(at, line, (size_t)len, arg);
 	}
 	if (len < 0)
-		fprintf(stderr, "guardexec-audit: %s: %s\n", path,
+		fprintf(stderr, "guardexec-audit: %s: %s\n", at->path,
 		    lines_error(r));
 	lines_close(r);
 	return len < 0 ? 2 : 0;
 }
 
 int
-records_each(int n, char **logs, records_fn fn, void *arg,
-    unsigned long *bad)
+records_each_line(int n, char **logs, records_line_fn fn, void *arg)
 {
-	for (int i = 0; i < n; i++) {
-		int rc = records_file(logs[i], fn, arg, bad);
+	struct records_at at = { 0, NULL, 0 };
 
+	for (int i = 0; i < n; i++) {
+		int rc;
+
+		at.file = i;
+		at.path = logs[i];
+		rc = lines_file(&at, fn, arg);
 		if (rc != 0)
 			return rc;
 	}
 	return 0;
+}
+
+/* records_each()'s callback and its argument, and the count of bad lines. */
+struct each {
+	records_fn fn;
+	void *arg;
+	unsigned long *bad;
+};
+
+static void
+each_record(const struct records_at *at, char *line, size_t len, void *arg)
+{
+	struct each *e = arg;
+	json_error_t jerr;
+	json_t *rec = json_loadb(line, len, 0, &jerr);
+
+	(void)at;
+	if (rec == NULL || !json_is_object(rec)) {
+		(*e->bad)++;
+		json_decref(rec);
+		return;
+	}
+	e->fn(rec, line, e->arg);
+	json_decref(rec);
+}
+
+int
+records_each(int n, char **logs, records_fn fn, void *arg,
+    unsigned long *bad)
+{
+	struct each e = { fn, arg, bad };
+
+	return records_each_line(n, logs, each_record, &e);
 }
 
 const char *

@@ -37,6 +37,28 @@ bool lines_corrupt(struct gx_lines *r);
 
 void lines_close(struct gx_lines *r);
 
+/* Where a line stands: its file (index in the list, and path), its number. */
+struct records_at {
+	int file;
+	const char *path;
+	unsigned long lineno;           /* from 1 */
+};
+
+/*
+ * Called with each line: NUL-terminated where its newline was (it may
+ * hold NUL bytes before @len), valid until the callback returns.
+ */
+typedef void (*records_line_fn)(const struct records_at *at, char *line,
+    size_t len, void *arg);
+
+/*
+ * Call @fn for every line of the @n files in @logs, in order, plain or
+ * gzip-compressed alike.  Returns 0, or 2 after a
+ * "guardexec-audit: FILE: ..." message when a file cannot be opened or
+ * read (the files after it are not read).
+ */
+int records_each_line(int n, char **logs, records_line_fn fn, void *arg);
+
 /* Called with each record (borrowed) and its line (no newline). */
 typedef void (*records_fn)(json_t *rec, const char *line, void *arg);
 

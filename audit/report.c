@@ -19,6 +19,7 @@
 
 #include "audit.h"
 #include "log.h"
+#include "records.h"
 #include "report.h"
 #include "report_int.h"
 
@@ -97,28 +98,33 @@ chain_next(struct reader *r, const char *prev, const char *hash,
 	strlcpy(r->expect, hash, 65);
 }
 
-/* One line: its hash, its place in the chain, then its record. */
+/*
+ * One line: its hash, its place in the chain, then its record.  A new
+ * file starts its own chain entry (records_each_line's callback).
+ */
 static void
-read_line(struct reader *r, const char *line, size_t len,
-    unsigned long lineno)
+read_line(const struct records_at *at, char *line, size_t len, void *arg)
 {
-	struct chain *c = r->c;
+	struct reader *r = arg;
+	struct chain *c = &r->st->chains[at->file];
 	char prev[65], hash[65];
 	const char *why;
 	json_error_t jerr;
 	json_t *rec = json_loadb(line, len, 0, &jerr);
 
+	r->c = c;
+	r->first_file = at->file == 0;
 	if (rec != NULL && !json_is_object(rec)) {
 		json_decref(rec);
 		rec = NULL;
 	}
 	if (audit_check_line_fast(line, len, prev, hash, &why) == 0) {
-		chain_next(r, prev, hash, lineno);
+		chain_next(r, prev, hash, at->lineno);
 	} else if (rec != NULL && cut_copy(rec, prev, hash)) {
 		c->cut++;
-		chain_next(r, prev, hash, lineno);
+		chain_next(r, prev, hash, at->lineno);
 	} else {
-		chain_break(c, lineno, why);
+		chain_break(c, at->lineno, why);
 		r->expect[0] = '\0';
 	}
 	if (rec == NULL) {
@@ -131,40 +137,9 @@ read_line(struct reader *r, const char *line, size_t len,
 }
 
 /*
- * Read one file into the statistics and its chain status.  Returns 0,
- * or 2 after a message when it cannot be opened or read.
+ * All the LOGs in order (plain or gzip), as one chain; @names label them
+ * (or NULL).  Returns 0, or 2 after a message.
  */
-static int
-read_log(struct reader *r, const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	unsigned long lineno = 0;
-	int rc = 0;
-
-	if (f == NULL) {
-		fprintf(stderr, "guardexec-audit: %s: %s\n", path,
-		    strerror(errno));
-		return 2;
-	}
-	while ((len = getline(&line, &cap, f)) > 0) {
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		read_line(r, line, (size_t)len, ++lineno);
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "guardexec-audit: %s: %s\n", path,
-		    strerror(errno));
-		rc = 2;
-	}
-	free(line);
-	fclose(f);
-	return rc;
-}
-
-/* All the LOGs in order, as one chain; @names label them (or NULL). */
 static int
 read_logs(struct stats *st, int n, char **logs, char **names, int nnames)
 {
@@ -172,17 +147,10 @@ read_logs(struct stats *st, int n, char **logs, char **names, int nnames)
 	struct reader r = { st, NULL, expect, true };
 
 	st->chains = xcalloc((size_t)n, sizeof(*st->chains));
-	for (int i = 0; i < n; i++) {
-		int rc;
-
-		r.c = &st->chains[st->nchains++];
-		r.c->name = i < nnames ? names[i] : logs[i];
-		r.first_file = i == 0;
-		rc = read_log(&r, logs[i]);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
+	st->nchains = (size_t)n;
+	for (int i = 0; i < n; i++)
+		st->chains[i].name = i < nnames ? names[i] : logs[i];
+	return records_each_line(n, logs, read_line, &r);
 }
 
 static void

@@ -340,7 +340,7 @@ table_policies(FILE *out, struct stats *st)
 	    "runs first.  A policy is its path and the sha256 of its bytes, "
 	    "not the name it gives itself: a rewritten file is a new row "
 	    "(see the policy changes below).</p>\n", out);
-	qsort(st->policy.e, n, sizeof(*st->policy.e), report_cmp_n);
+	qsort(st->policy.e, n, sizeof(*st->policy.e), tally_cmp_n);
 	fputs("<table>\n<thead><tr><th>Policy (path, sha256)</th>"
 	    "<th>Declared name</th><th>Trust</th><th class=\"n\">Runs</th>",
 	    out);
@@ -350,30 +350,31 @@ table_policies(FILE *out, struct stats *st)
 	fputs("<th class=\"n\">Denials</th><th style=\"width:26%\">"
 	    "</th></tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < n; i++) {
-		const struct entry *e = &st->policy.e[i];
+		const struct tally_entry *e = &st->policy.e[i];
+		const struct detail *m = e->more;
 
 		fputs("<tr><td>", out);
 		put_policy_key(out, e->name, false);
 		fputs("</td><td>", out);
-		put_short(out, e->extra ? e->extra : "", 40);
+		put_short(out, m->extra ? m->extra : "", 40);
 		fputs("</td><td>", out);
-		put_short(out, e->trust ? e->trust : "", 20);
-		if (e->writable)
+		put_short(out, m->trust ? m->trust : "", 20);
+		if (m->writable)
 			fputs(" <span class=\"tag adv\">writable</span>", out);
 		fputs("</td><td class=\"n\"><b>", out);
 		put_num(out, e->n);
 		fputs("</b></td>", out);
 		for (int k = 0; k < OC_N; k++) {
-			fputs(e->oc[k] ? "<td class=\"n\">" :
+			fputs(m->oc[k] ? "<td class=\"n\">" :
 			    "<td class=\"n zero\">", out);
-			put_num(out, e->oc[k]);
+			put_num(out, m->oc[k]);
 			fputs("</td>", out);
 		}
-		fputs(e->runs ? "<td class=\"n deny\">" :
+		fputs(m->runs ? "<td class=\"n deny\">" :
 		    "<td class=\"n zero\">", out);
-		put_num(out, e->runs);
+		put_num(out, m->runs);
 		fputs("</td><td>", out);
-		put_stack(out, e->oc, e->n, NULL);
+		put_stack(out, m->oc, e->n, NULL);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n</section>\n", out);
@@ -395,14 +396,15 @@ chart_denied(FILE *out, struct stats *st)
 		    out);
 		return;
 	}
-	qsort(st->denied.e, n, sizeof(*st->denied.e), report_cmp_n);
+	qsort(st->denied.e, n, sizeof(*st->denied.e), tally_cmp_n);
 	max = st->denied.e[0].n;
 	fputs("<p class=\"sub\">Calls the seccomp filter refused, and in how "
 	    "many runs.</p>\n", out);
 	fprintf(out, "<svg viewBox=\"0 0 %d %zu\" role=\"img\" aria-label=\""
 	    "Denied syscalls by count\">\n", W, shown * ROW + 4);
 	for (size_t i = 0; i < shown; i++) {
-		const struct entry *e = &st->denied.e[i];
+		const struct tally_entry *e = &st->denied.e[i];
+		const struct detail *m = e->more;
 		double w = maxw * (double)e->n / (double)max;
 		double y = (double)i * ROW + 4;
 
@@ -411,7 +413,7 @@ chart_denied(FILE *out, struct stats *st)
 		fputs("<g><title>", out);
 		put_esc(out, e->name, 64);
 		fprintf(out, ": %lu call%s in %lu run%s</title>", e->n,
-		    e->n == 1 ? "" : "s", e->runs, e->runs == 1 ? "" : "s");
+		    e->n == 1 ? "" : "s", m->runs, m->runs == 1 ? "" : "s");
 		fprintf(out, "<text class=\"lbl\" x=\"%d\" y=\"%.1f\" "
 		    "text-anchor=\"end\">", LBL, y + 15);
 		put_short(out, e->name, 20);
@@ -422,13 +424,20 @@ chart_denied(FILE *out, struct stats *st)
 		    LBL + GAP + w + 6, y + 15);
 		put_num(out, e->n);
 		fprintf(out, "<tspan class=\"muted\" dx=\"6\">in %lu run%s"
-		    "</tspan></text></g>\n", e->runs, e->runs == 1 ? "" : "s");
+		    "</tspan></text></g>\n", m->runs, m->runs == 1 ? "" : "s");
 	}
 	fputs("</svg>\n", out);
 	if (n > shown)
 		fprintf(out, "<p class=\"sub\">and %zu more syscalls.</p>\n",
 		    n - shown);
 	fputs("</section>\n", out);
+}
+
+/* A policy entry's timeouts. */
+static unsigned long
+timeouts(const struct tally_entry *e)
+{
+	return ((const struct detail *)e->more)->oc[OC_TIMEOUT];
 }
 
 /* Advisory matches labelled by their reason, the rule beside it. */
@@ -442,17 +451,18 @@ table_advisories(FILE *out, struct stats *st)
 		fputs("<p class=\"empty\">No advisory rule matched.</p>\n",
 		    out);
 	} else {
-		qsort(st->advisory.e, n, sizeof(*st->advisory.e), report_cmp_n);
+		qsort(st->advisory.e, n, sizeof(*st->advisory.e), tally_cmp_n);
 		fputs("<table>\n<thead><tr><th>Reason</th><th>Rule</th>"
 		    "<th class=\"n\">Matches</th><th style=\"width:24%\">"
 		    "</th></tr></thead>\n<tbody>\n", out);
 		for (size_t i = 0; i < n && i < NROWS; i++) {
-			const struct entry *e = &st->advisory.e[i];
+			const struct tally_entry *e = &st->advisory.e[i];
+			const struct detail *m = e->more;
 
 			fputs("<tr><td>", out);
 			put_short(out, e->name, 80);
 			fputs("</td><td><code class=\"cmd\">", out);
-			put_short(out, e->extra ? e->extra : "", 60);
+			put_short(out, m->extra ? m->extra : "", 60);
 			fputs("</code></td><td class=\"n\">", out);
 			put_num(out, e->n);
 			fputs("</td><td>", out);
@@ -476,7 +486,7 @@ table_timeouts(FILE *out, struct stats *st)
 		qsort(st->policy.e, st->policy.n, sizeof(*st->policy.e),
 		    report_cmp_timeouts);
 	for (size_t i = 0; i < st->policy.n; i++)
-		if (st->policy.e[i].oc[OC_TIMEOUT] > 0)
+		if (timeouts(&st->policy.e[i]) > 0)
 			nt++;
 	if (nt == 0) {
 		fputs("<p class=\"empty\">No run timed out.</p>\n", out);
@@ -486,18 +496,19 @@ table_timeouts(FILE *out, struct stats *st)
 		    "Share</th><th style=\"width:24%\"></th></tr></thead>\n"
 		    "<tbody>\n", out);
 		for (size_t i = 0; i < nt && i < NROWS; i++) {
-			const struct entry *e = &st->policy.e[i];
+			const struct tally_entry *e = &st->policy.e[i];
+			const struct detail *m = e->more;
 
 			fputs("<tr><td>", out);
 			put_policy_key(out, e->name, false);
 			fputs("</td><td class=\"n\">", out);
-			put_num(out, e->oc[OC_TIMEOUT]);
+			put_num(out, m->oc[OC_TIMEOUT]);
 			fputs("</td><td class=\"n\">", out);
 			put_num(out, e->n);
 			fprintf(out, "</td><td class=\"n\">%.1f%%</td><td>",
-			    100.0 * (double)e->oc[OC_TIMEOUT] / (double)e->n);
-			put_meter(out, e->oc[OC_TIMEOUT],
-			    st->policy.e[0].oc[OC_TIMEOUT]);
+			    100.0 * (double)m->oc[OC_TIMEOUT] / (double)e->n);
+			put_meter(out, m->oc[OC_TIMEOUT],
+			    timeouts(&st->policy.e[0]));
 			fputs("</td></tr>\n", out);
 		}
 		fputs("</tbody>\n</table>\n", out);
@@ -511,12 +522,13 @@ table_limits(FILE *out, struct stats *st)
 	if (st->limit.n == 0) {
 		fputs("<p class=\"empty\">No run hit a limit.</p>\n", out);
 	} else {
-		qsort(st->limit.e, st->limit.n, sizeof(*st->limit.e), report_cmp_n);
+		qsort(st->limit.e, st->limit.n, sizeof(*st->limit.e),
+		    tally_cmp_n);
 		fputs("<table>\n<thead><tr><th>Limit</th><th class=\"n\">"
 		    "Runs</th><th style=\"width:24%\"></th></tr></thead>\n"
 		    "<tbody>\n", out);
 		for (size_t i = 0; i < st->limit.n && i < NROWS; i++) {
-			const struct entry *e = &st->limit.e[i];
+			const struct tally_entry *e = &st->limit.e[i];
 
 			fputs("<tr><td>", out);
 			put_short(out, e->name, 40);

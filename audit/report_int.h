@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tally.h"
+
 #define NTOP 15         /* bars of "Top denied syscalls" */
 #define NROWS 20        /* rows of the short tables */
 
@@ -29,20 +31,17 @@ enum outcome {
 
 extern const char *const report_oc_label[OC_N];
 
-/* A counter by name; what n and runs count depends on the table. */
-struct entry {
-	char *name;
+/*
+ * What report keeps beside a tally entry's name and count (its "more";
+ * what n and runs count depends on the table).
+ */
+struct detail {
 	char *extra;                    /* a rule's reason, a policy's sha256 */
 	char *first, *last;             /* "start" of the first and last run */
 	char *trust;                    /* a policy's "trusted", or NULL */
 	bool writable;                  /* a policy_writable run was seen */
-	unsigned long n, runs, advised;
+	unsigned long runs, advised;
 	unsigned long oc[OC_N];         /* runs by outcome */
-};
-
-struct tally {
-	struct entry *e;
-	size_t n;
 };
 
 struct point {
@@ -91,7 +90,6 @@ bool report_parse_start(const char *s, int64_t *t);
 char *report_policy_key(json_t *rec);
 /* The record's user name, or "uid N"; malloc'd. */
 char *report_user(json_t *rec);
-int report_cmp_n(const void *a, const void *b);
 int report_cmp_key(const void *a, const void *b);
 int report_cmp_timeouts(const void *a, const void *b);
 

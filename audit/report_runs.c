@@ -198,33 +198,34 @@ table_users(FILE *out, struct stats *st)
 		fputs("<p class=\"empty\">No records.</p>\n</section>\n", out);
 		return;
 	}
-	qsort(st->user.e, st->user.n, sizeof(*st->user.e), report_cmp_n);
+	qsort(st->user.e, st->user.n, sizeof(*st->user.e), tally_cmp_n);
 	fputs("<table>\n<thead><tr><th>User</th><th class=\"n\">Runs</th>"
 	    "<th class=\"n\">Failures</th><th class=\"n\">Timeouts</th>"
 	    "<th class=\"n\">Denials</th><th class=\"n\">Advisories</th>"
 	    "<th>First run (UTC)</th><th>Last run (UTC)</th>"
 	    "<th style=\"width:18%\"></th></tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < st->user.n; i++) {
-		const struct entry *e = &st->user.e[i];
+		const struct tally_entry *e = &st->user.e[i];
+		const struct detail *m = e->more;
 
 		fputs("<tr><td>", out);
 		put_short(out, e->name, 40);
 		fputs("</td><td class=\"n\"><b>", out);
 		put_num(out, e->n);
 		fputs("</b></td><td class=\"n\">", out);
-		put_num(out, e->n - e->oc[OC_OK]);
+		put_num(out, e->n - m->oc[OC_OK]);
 		fputs("</td><td class=\"n\">", out);
-		put_num(out, e->oc[OC_TIMEOUT]);
+		put_num(out, m->oc[OC_TIMEOUT]);
 		fputs("</td><td class=\"n\">", out);
-		put_num(out, e->runs);
+		put_num(out, m->runs);
 		fputs("</td><td class=\"n\">", out);
-		put_num(out, e->advised);
+		put_num(out, m->advised);
 		fputs("</td><td class=\"nw\">", out);
-		put_when(out, e->first ? e->first : "");
+		put_when(out, m->first ? m->first : "");
 		fputs("</td><td class=\"nw\">", out);
-		put_when(out, e->last ? e->last : "");
+		put_when(out, m->last ? m->last : "");
 		fputs("</td><td>", out);
-		put_stack(out, e->oc, e->n, NULL);
+		put_stack(out, m->oc, e->n, NULL);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n</section>\n", out);
@@ -257,7 +258,8 @@ table_versions(FILE *out, struct stats *st)
 	    "(UTC)</th><th>Last seen (UTC)</th></tr></thead>\n<tbody>\n",
 	    out);
 	for (size_t i = 0; i < n; i++) {
-		const struct entry *e = &st->policy.e[i];
+		const struct tally_entry *e = &st->policy.e[i];
+		const struct detail *m = e->more;
 		size_t pl = path_len(e->name);
 		bool same_prev = i > 0 && path_len(st->policy.e[i - 1].name) ==
 		    pl && strncmp(st->policy.e[i - 1].name, e->name, pl) == 0;
@@ -275,13 +277,13 @@ table_versions(FILE *out, struct stats *st)
 		fputs("</td><td><code class=\"sha\">", out);
 		put_short(out, e->name[pl] ? e->name + pl + 1 : "", 64);
 		fputs("</code></td><td>", out);
-		put_short(out, e->extra ? e->extra : "", 40);
+		put_short(out, m->extra ? m->extra : "", 40);
 		fputs("</td><td class=\"n\">", out);
 		put_num(out, e->n);
 		fputs("</td><td class=\"nw\">", out);
-		put_when(out, e->first ? e->first : "");
+		put_when(out, m->first ? m->first : "");
 		fputs("</td><td class=\"nw\">", out);
-		put_when(out, e->last ? e->last : "");
+		put_when(out, m->last ? m->last : "");
 		fputs("</td></tr>\n", out);
 		free(path);
 	}

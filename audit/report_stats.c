@@ -23,49 +23,37 @@ const char *const report_oc_label[OC_N] = {
 	"refused / exec failed",
 };
 
-static struct entry *
-tally_get(struct tally *t, const char *name)
+/* @name's entry of @t, with its details. */
+static struct tally_entry *
+entry_get(struct tally *t, const char *name)
 {
-	struct entry *e;
+	struct tally_entry *e = tally_get(t, name);
 
-	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->e[i].name, name) == 0)
-			return &t->e[i];
-	t->e = xreallocarray(t->e, t->n + 1, sizeof(*t->e));
-	e = &t->e[t->n++];
-	memset(e, 0, sizeof(*e));
-	e->name = xstrdup(name);
+	if (e->more == NULL)
+		e->more = xcalloc(1, sizeof(struct detail));
 	return e;
 }
 
 static void
-tally_free(struct tally *t)
+detail_free(void *more)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->e[i].name);
-		free(t->e[i].extra);
-		free(t->e[i].first);
-		free(t->e[i].last);
-		free(t->e[i].trust);
-	}
-	free(t->e);
-}
+	struct detail *m = more;
 
-int
-report_cmp_n(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-
-	if (x->n != y->n)
-		return x->n < y->n ? 1 : -1;
-	return strcmp(x->name, y->name);
+	if (m == NULL)
+		return;
+	free(m->extra);
+	free(m->first);
+	free(m->last);
+	free(m->trust);
+	free(m);
 }
 
 /* By name (a policy's path first), then by the first run. */
 int
 report_cmp_key(const void *a, const void *b)
 {
-	const struct entry *x = a, *y = b;
+	const struct tally_entry *x = a, *y = b;
+	const struct detail *mx = x->more, *my = y->more;
 	size_t lx = strcspn(x->name, "\n"), ly = strcspn(y->name, "\n");
 	int c = strncmp(x->name, y->name, lx < ly ? lx : ly);
 
@@ -73,18 +61,19 @@ report_cmp_key(const void *a, const void *b)
 		return c;
 	if (lx != ly)
 		return lx < ly ? -1 : 1;
-	c = strcmp(x->first ? x->first : "", y->first ? y->first : "");
+	c = strcmp(mx->first ? mx->first : "", my->first ? my->first : "");
 	return c != 0 ? c : strcmp(x->name, y->name);
 }
 
 int
 report_cmp_timeouts(const void *a, const void *b)
 {
-	const struct entry *x = a, *y = b;
+	const struct tally_entry *x = a, *y = b;
+	const struct detail *mx = x->more, *my = y->more;
 
-	if (x->oc[OC_TIMEOUT] != y->oc[OC_TIMEOUT])
-		return x->oc[OC_TIMEOUT] < y->oc[OC_TIMEOUT] ? 1 : -1;
-	return report_cmp_n(a, b);
+	if (mx->oc[OC_TIMEOUT] != my->oc[OC_TIMEOUT])
+		return mx->oc[OC_TIMEOUT] < my->oc[OC_TIMEOUT] ? 1 : -1;
+	return tally_cmp_n(a, b);
 }
 
 /* Seconds since the epoch of a record's "start" (UTC). */
@@ -140,7 +129,7 @@ report_user(json_t *rec)
 
 /* The first and last "start" an entry has seen. */
 static void
-seen(struct entry *e, const char *start)
+seen(struct detail *e, const char *start)
 {
 	if (e->first == NULL || strcmp(start, e->first) < 0) {
 		free(e->first);
@@ -154,9 +143,11 @@ seen(struct entry *e, const char *start)
 
 /* One run into an entry of the policy or the user table. */
 static void
-count_run(struct entry *e, json_t *rec, enum outcome oc, bool denied)
+count_run(struct tally_entry *t, json_t *rec, enum outcome oc, bool denied)
 {
-	e->n++;
+	struct detail *e = t->more;
+
+	t->n++;
 	e->oc[oc]++;
 	if (denied)
 		e->runs++;
@@ -169,11 +160,12 @@ add_policy(struct stats *st, json_t *rec, enum outcome oc, bool denied)
 {
 	json_t *pol = json_object_get(rec, "policy");
 	char *key = report_policy_key(rec);
-	struct entry *e = tally_get(&st->policy, key);
+	struct tally_entry *t = entry_get(&st->policy, key);
+	struct detail *e = t->more;
 	const char *name = records_str(pol, "name"), *trust;
 
 	free(key);
-	count_run(e, rec, oc, denied);
+	count_run(t, rec, oc, denied);
 	if (e->extra == NULL)
 		e->extra = xstrdup(name);
 	else if (strcmp(e->extra, name) != 0 && strstr(e->extra, "\n") ==
@@ -198,12 +190,12 @@ add_denials(struct stats *st, json_t *denied)
 	size_t i;
 
 	json_array_foreach(denied, i, d) {
-		struct entry *e = tally_get(&st->denied,
+		struct tally_entry *e = entry_get(&st->denied,
 		    records_str(d, "syscall"));
 		json_int_t c = json_integer_value(json_object_get(d, "count"));
 
 		e->n += c > 0 ? (unsigned long)c : 1;
-		e->runs++;
+		((struct detail *)e->more)->runs++;
 		st->denied_calls += c > 0 ? (unsigned long)c : 1;
 	}
 }
@@ -216,12 +208,13 @@ add_advisories(struct stats *st, json_t *adv)
 	size_t i;
 
 	json_array_foreach(adv, i, d) {
-		struct entry *e = tally_get(&st->advisory,
+		struct tally_entry *e = entry_get(&st->advisory,
 		    records_str(d, "reason"));
+		struct detail *m = e->more;
 
 		e->n++;
-		if (e->extra == NULL)
-			e->extra = xstrdup(records_str(d, "rule"));
+		if (m->extra == NULL)
+			m->extra = xstrdup(records_str(d, "rule"));
 		st->advisories++;
 	}
 }
@@ -272,25 +265,25 @@ stats_add(struct stats *st, json_t *rec)
 	if (has_denied)
 		st->denied_runs++;
 	add_policy(st, rec, oc, has_denied);
-	count_run(tally_get(&st->user, user), rec, oc, has_denied);
+	count_run(entry_get(&st->user, user), rec, oc, has_denied);
 	free(user);
 	add_denials(st, denied);
 	add_advisories(st, json_object_get(rec, "advisory"));
 	if (json_is_true(json_object_get(rec, "truncated")))
 		st->truncated++;
 	if (json_is_string(json_object_get(rec, "limit_hit")))
-		tally_get(&st->limit, records_str(rec, "limit_hit"))->n++;
+		tally_add(&st->limit, records_str(rec, "limit_hit"), 1);
 	add_point(st, rec, oc);
 }
 
 void
 stats_free(struct stats *st)
 {
-	tally_free(&st->policy);
-	tally_free(&st->denied);
-	tally_free(&st->advisory);
-	tally_free(&st->limit);
-	tally_free(&st->user);
+	tally_free(&st->policy, detail_free);
+	tally_free(&st->denied, detail_free);
+	tally_free(&st->advisory, detail_free);
+	tally_free(&st->limit, detail_free);
+	tally_free(&st->user, detail_free);
 	for (size_t i = 0; i < st->nall; i++)
 		json_decref(st->all[i]);
 	free(st->all);

@@ -122,13 +122,13 @@ summary_main(int argc, char **argv)
 		return audit_usage_error("summary: no LOG given");
 	rc = records_each(argc - optind, argv + optind, sum_one, &s, &bad);
 	print_summary(&s, bad, top);
-	tally_free(&s.policy);
-	tally_free(&s.status);
-	tally_free(&s.exit_code);
-	tally_free(&s.command);
-	tally_free(&s.denied);
-	tally_free(&s.advisory);
-	tally_free(&s.limit);
-	tally_free(&s.refused);
+	tally_free(&s.policy, NULL);
+	tally_free(&s.status, NULL);
+	tally_free(&s.exit_code, NULL);
+	tally_free(&s.command, NULL);
+	tally_free(&s.denied, NULL);
+	tally_free(&s.advisory, NULL);
+	tally_free(&s.limit, NULL);
+	tally_free(&s.refused, NULL);
 	return rc;
 }

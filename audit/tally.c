@@ -8,65 +8,65 @@
 #include "log.h"
 #include "tally.h"
 
+struct tally_entry *
+tally_get(struct tally *t, const char *name)
+{
+	struct tally_entry *e;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->e[i].name, name) == 0)
+			return &t->e[i];
+	t->e = xreallocarray(t->e, t->n + 1, sizeof(*t->e));
+	e = &t->e[t->n++];
+	memset(e, 0, sizeof(*e));
+	e->name = xstrdup(name);
+	return e;
+}
+
 void
 tally_add(struct tally *t, const char *name, unsigned long by)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		if (strcmp(t->names[i], name) == 0) {
-			t->counts[i] += by;
-			return;
-		}
-	}
-	t->names = xreallocarray(t->names, t->n + 1, sizeof(*t->names));
-	t->counts = xreallocarray(t->counts, t->n + 1, sizeof(*t->counts));
-	t->names[t->n] = xstrdup(name);
-	t->counts[t->n++] = by;
+	tally_get(t, name)->n += by;
 }
 
-static const struct tally *sort_tally;
-
-static int
-cmp_tally(const void *a, const void *b)
+int
+tally_cmp_n(const void *a, const void *b)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	unsigned long ci = sort_tally->counts[i], cj = sort_tally->counts[j];
+	const struct tally_entry *x = a, *y = b;
 
-	if (ci != cj)
-		return ci < cj ? 1 : -1;
-	return strcmp(sort_tally->names[i], sort_tally->names[j]);
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->name, y->name);
 }
 
 void
-tally_print(const char *title, const struct tally *t, size_t top,
+tally_print(const char *title, struct tally *t, size_t top,
     char *(*show)(const char *))
 {
-	size_t *ix = xcalloc(t->n + 1, sizeof(*ix));
-
 	printf("\n%s\n", title);
 	if (t->n == 0)
 		printf("  (none)\n");
-	for (size_t i = 0; i < t->n; i++)
-		ix[i] = i;
-	sort_tally = t;
-	qsort(ix, t->n, sizeof(*ix), cmp_tally);
+	else
+		qsort(t->e, t->n, sizeof(*t->e), tally_cmp_n);
 	for (size_t i = 0; i < t->n && i < top; i++) {
-		const char *name = t->names[ix[i]];
+		const char *name = t->e[i].name;
 		char *s = show ? show(name) : NULL;
 
-		printf("  %8lu  %s\n", t->counts[ix[i]], s ? s : name);
+		printf("  %8lu  %s\n", t->e[i].n, s ? s : name);
 		free(s);
 	}
 	if (t->n > top)
 		printf("  (%zu more)\n", t->n - top);
-	free(ix);
 }
 
 void
-tally_free(struct tally *t)
+tally_free(struct tally *t, void (*free_more)(void *))
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->names[i]);
-	free(t->names);
-	free(t->counts);
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->e[i].name);
+		if (free_more != NULL)
+			free_more(t->e[i].more);
+	}
+	free(t->e);
 	memset(t, 0, sizeof(*t));
 }

@@ -40,17 +40,9 @@
 #include "filter.h"
 #include "log.h"
 #include "policy.h"
+#include "common.h"
 
 extern char **environ;
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static pid_t
 spawn(char **argv, int out_fd)
@@ -102,12 +94,12 @@ bench_spawn(int argc, char **argv)
 		t[c] = calloc((size_t)rounds, sizeof(double));
 	for (int r = 0; r < rounds; r++) {
 		for (int c = 0; c < ncmd; c++) {
-			double t0 = now();
+			double t0 = helper_now();
 			int st;
 			pid_t p = spawn(cmds[c], -1);
 
 			waitpid(p, &st, 0);
-			t[c][r] = now() - t0;
+			t[c][r] = helper_now() - t0;
 			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 				fprintf(stderr, "gxbench: %s failed (status %d)\n",
 				    cmds[c][0], st);
@@ -136,14 +128,14 @@ bench_pipe(char **argv)
 	if (pipe(p) < 0)
 		return 2;
 	fcntl(p[0], F_SETPIPE_SZ, 1 << 20);
-	t0 = now();
+	t0 = helper_now();
 	pid = spawn(argv, p[1]);
 	close(p[1]);
 	while ((n = read(p[0], buf, sizeof(buf))) > 0)
 		total += (unsigned long long)n;
 	waitpid(pid, &st, 0);
-	printf("%llu %.4f %.3f\n", total, now() - t0,
-	    (double)total / (now() - t0) / 1e9);
+	printf("%llu %.4f %.3f\n", total, helper_now() - t0,
+	    (double)total / (helper_now() - t0) / 1e9);
 	return 0;
 }
 
@@ -165,7 +157,7 @@ bench_append(char **argv)
 	int writers = atoi(argv[0]), records = atoi(argv[1]);
 	const char *path = argv[2];
 	bool sync = atoi(argv[3]) != 0;
-	double t0 = now();
+	double t0 = helper_now();
 
 	for (int w = 0; w < writers; w++) {
 		if (fork() == 0) {
@@ -201,7 +193,7 @@ bench_append(char **argv)
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			return 1;
 	}
-	printf("%.2f\n", (now() - t0) * 1e6 / ((double)writers * records));
+	printf("%.2f\n", (helper_now() - t0) * 1e6 / ((double)writers * records));
 	return 0;
 }
 
@@ -220,10 +212,10 @@ getpid_ns(const struct gx_filter *f, long n)
 		if (f != NULL && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 		    filter_load_guard(f) < 0 || filter_load_plain(f) < 0))
 			_exit(1);
-		t0 = now();
+		t0 = helper_now();
 		for (long i = 0; i < n; i++)
 			syscall(SYS_getpid);
-		ns = (now() - t0) * 1e9 / (double)n;
+		ns = (helper_now() - t0) * 1e9 / (double)n;
 		if (write(p[1], &ns, sizeof(ns)) != sizeof(ns))
 			_exit(1);
 		_exit(0);
@@ -249,13 +241,13 @@ bench_filter(const char *path)
 		return 1;
 	}
 	for (int i = 0; i < 31; i++) {
-		double t0 = now();
+		double t0 = helper_now();
 
 		if (filter_build(&pol, false, false, &f, &d) < 0) {
 			diag_print(&d);
 			return 1;
 		}
-		build[i] = (now() - t0) * 1e3;
+		build[i] = (helper_now() - t0) * 1e3;
 		filter_free(&f);
 	}
 	filter_build(&pol, false, false, &f, &d);
@@ -266,12 +258,12 @@ bench_filter(const char *path)
 		if (pipe(p) < 0)
 			return 1;
 		if (fork() == 0) {
-			double t0 = now(), ms;
+			double t0 = helper_now(), ms;
 
 			prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 			filter_load_guard(&f);
 			filter_load_plain(&f);
-			ms = (now() - t0) * 1e3;
+			ms = (helper_now() - t0) * 1e3;
 			if (write(p[1], &ms, sizeof(ms)) != sizeof(ms))
 				_exit(1);
 			_exit(0);

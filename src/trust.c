@@ -78,11 +78,73 @@ trust_inside(const char *real, char *const *writes)
 }
 
 bool
+trust_owner_unmapped(uid_t owner, const char *uid_map, uid_t overflow)
+{
+	unsigned long long in, out, count, all = 0;
+	bool inside = false;
+	int used;
+
+	for (const char *l = uid_map; l != NULL && *l != '\0'; ) {
+		if (sscanf(l, "%llu %llu %llu%n", &in, &out, &count,
+		    &used) != 3)
+			return true;
+		if (owner >= in && owner - in < count)
+			inside = true;
+		if (in == 0 && count == 4294967295ULL)
+			all = count;
+		l = strchr(l + used, '\n');
+		l = l != NULL ? l + 1 : NULL;
+	}
+	if (uid_map == NULL)
+		return owner == overflow;
+	return !inside || (owner == overflow && all == 0);
+}
+
+/* /proc/self/uid_map (NULL when unreadable) and the overflow uid. */
+static char *
+read_uid_map(uid_t *overflow)
+{
+	FILE *f = fopen("/proc/sys/kernel/overflowuid", "re");
+	unsigned long v = 65534;
+	char *map = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (f != NULL) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 65534;
+		fclose(f);
+	}
+	*overflow = (uid_t)v;
+	f = fopen("/proc/self/uid_map", "re");
+	if (f == NULL)
+		return NULL;
+	n = getdelim(&map, &cap, '\0', f);
+	fclose(f);
+	if (n <= 0) {
+		free(map);
+		return NULL;
+	}
+	return map;
+}
+
+/*
+ * Trust is decided by main.c in guardexec's own process, before the
+ * run's namespaces exist, so the owners seen are those of guardexec's
+ * user namespace: the host's, unless guardexec itself runs in one (in
+ * another guardexec's run, a container, unshare -U).  There an owner the
+ * namespace does not map shows as the overflow uid: never root or the
+ * caller, even for a caller whose own id is that uid.
+ */
+bool
 trust_foreign(const char *real, uid_t caller, char *why, size_t len)
 {
-	char *p = xstrdup(real), *slash;
+	char *p = xstrdup(real), *slash, *map;
 	struct stat st;
 	bool file = true;
+	uid_t overflow;
+
+	map = read_uid_map(&overflow);
 
 	/* The file, then each directory up to "/": a path is only as safe
 	 * as every directory on it (rename/replace needs only those). */
@@ -90,31 +152,37 @@ trust_foreign(const char *real, uid_t caller, char *why, size_t len)
 		if (stat(p[0] ? p : "/", &st) < 0) {
 			snprintf(why, len, "%s: %s", p[0] ? p : "/",
 			    strerror(errno));
-			free(p);
-			return true;
+			break;
+		}
+		if (trust_owner_unmapped(st.st_uid, map, overflow)) {
+			snprintf(why, len, "%s %s is owned by a user this user "
+			    "namespace does not map (shown as uid %lu), so who "
+			    "may change it is unknown", file ? "the file" :
+			    "its directory", p[0] ? p : "/",
+			    (unsigned long)st.st_uid);
+			break;
 		}
 		if (st.st_uid != 0 && st.st_uid != caller) {
 			snprintf(why, len, "%s %s is owned by uid %lu, not by "
 			    "root or you", file ? "the file" : "its directory",
 			    p[0] ? p : "/", (unsigned long)st.st_uid);
-			free(p);
-			return true;
+			break;
 		}
 		if (file && (st.st_mode & S_IWOTH)) {
 			snprintf(why, len, "it is writable by others");
-			free(p);
-			return true;
+			break;
 		}
-		if (p[0] == '\0')
-			break;
-		slash = strrchr(p, '/');
-		if (slash == NULL)
-			break;
+		if (p[0] == '\0' || (slash = strrchr(p, '/')) == NULL) {
+			free(map);
+			free(p);
+			return false;
+		}
 		*slash = '\0';
 		file = false;
 	}
+	free(map);
 	free(p);
-	return false;
+	return true;
 }
 
 /* The whole of @path (at most TRUST_MAX_BYTES), never through a

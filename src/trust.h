@@ -43,10 +43,23 @@ const char *trust_inside(const char *real, char *const *writes);
 /*
  * Whether the policy at @real (a real path) needs trust by hash because
  * someone other than root or @caller could change it: the file or one
- * of its directories is owned by another user, or the file is writable
- * by others.  Returns true with a reason in @why.
+ * of its directories is owned by another user, or by a user this user
+ * namespace does not map (see trust_owner_unmapped), or the file is
+ * writable by others.  Returns true with a reason in @why.
  */
 bool trust_foreign(const char *real, uid_t caller, char *why, size_t len);
+
+/*
+ * Whether @owner, as stat(2) shows a file's owner in the user namespace
+ * whose /proc/self/uid_map reads @uid_map (NULL: unreadable), may stand
+ * for a user that namespace does not map.  The kernel shows every such
+ * owner as @overflow (/proc/sys/kernel/overflowuid), whoever it really
+ * is, even when @overflow is also a mapped id (a caller running as
+ * 65534): so @overflow is unknown unless the map covers every id (the
+ * initial namespace, or root's identity map), and so is an id outside
+ * every range.  Pure.
+ */
+bool trust_owner_unmapped(uid_t owner, const char *uid_map, uid_t overflow);
 
 /*
  * Look (@real, @sha256) up in @store.  Returns 1 when trusted, 0 when

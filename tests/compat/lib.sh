@@ -170,10 +170,11 @@ setup_whos() {
 	if ! is_root; then WHOS="user"; fi
 }
 
-# works POLICY NAME SUBDIR WANT CMD...: the workload must exit 0, print
-# WANT as its last line, and be denied nothing; as root and as the user.
-works() {
-	local pol=$1 name=$2 sub=$3 want=$4 who dir d last
+# each_who POLICY NAME SUBDIR CHECK CMD...: runs CMD in SUBDIR under
+# POLICY as root and as the user (skipping whichever cannot be), then
+# CHECK NAME WHO judges $rc $out $err $rec.
+each_who() {
+	local pol=$1 name=$2 sub=$3 check=$4 who dir
 	shift 4
 	for who in root user; do
 		if ! echo " $WHOS " | grep -q " $who "; then
@@ -182,41 +183,55 @@ works() {
 		fi
 		dir=$WR; [ "$who" = user ] && dir=$WU
 		run_as "$who" "$pol" "$dir/$sub" "$@"
-		last=$(printf '%s\n' "$out" | tail -n 1)
-		d=$(denials)
-		if [ "$rc" = 0 ] && [ "$last" = "$want" ] && [ -z "$d" ]; then
-			ok "$(basename "$pol" .cfg): $name works ($who)"
-		else
-			not_ok "$(basename "$pol" .cfg): $name works ($who)"
-			diag "rc=$rc last='$last' want='$want' denied=[$d]"
-			diag "stderr: $(printf '%s' "$err" | tail -n 5 | tr '\n' '|')"
-		fi
+		"$check" "$(basename "$pol" .cfg): $name" "$who"
 	done
+}
+
+# works POLICY NAME SUBDIR WANT CMD...: the workload must exit 0, print
+# WANT as its last line, and be denied nothing; as root and as the user.
+works() {
+	_want=$4
+	each_who "$1" "$2" "$3" works_check "${@:5}"
+}
+works_check() {
+	local last d
+	last=$(printf '%s\n' "$out" | tail -n 1)
+	d=$(denials)
+	if [ "$rc" = 0 ] && [ "$last" = "$_want" ] && [ -z "$d" ]; then
+		ok "$1 works ($2)"
+	else
+		not_ok "$1 works ($2)"
+		diag "rc=$rc last='$last' want='$_want' denied=[$d]"
+		diag "stderr: $(printf '%s' "$err" | tail -n 5 | tr '\n' '|')"
+	fi
 }
 
 # refuses POLICY NAME SUBDIR REGEX CMD...: the workload must fail, and
 # its output, stderr or record match REGEX; as root and as the user.
 refuses() {
-	local pol=$1 name=$2 sub=$3 re=$4 who dir
-	shift 4
-	for who in root user; do
-		if ! echo " $WHOS " | grep -q " $who "; then
-			skip "$(basename "$pol" .cfg): $name ($who): $(why_not "$who")"
-			continue
-		fi
-		dir=$WR; [ "$who" = user ] && dir=$WU
-		run_as "$who" "$pol" "$dir/$sub" "$@"
-		if [ "$rc" != 0 ] && printf '%s\n%s\n%s\n' "$out" "$err" "$rec" |
-			grep -Eq -- "$re"; then
-			ok "$(basename "$pol" .cfg): refuses $name ($who)"
-		else
-			not_ok "$(basename "$pol" .cfg): refuses $name ($who)"
-			diag "rc=$rc out='$(printf '%s' "$out" | tail -n 2)' err='$(printf '%s' "$err" | tail -n 3)'"
-		fi
-	done
+	_re=$4
+	each_who "$1" "refuses $2" "$3" refuses_check "${@:5}"
+}
+refuses_check() {
+	if [ "$rc" != 0 ] && printf '%s\n%s\n%s\n' "$out" "$err" "$rec" |
+		grep -Eq -- "$_re"; then
+		ok "$1 ($2)"
+	else
+		not_ok "$1 ($2)"
+		diag "rc=$rc out='$(printf '%s' "$out" | tail -n 2)' err='$(printf '%s' "$err" | tail -n 3)'"
+	fi
 }
 
 have() { command -v "$1" > /dev/null 2>&1; }
+
+# need_landlock POLICY: skips the whole script when POLICY cannot run
+# here for want of Landlock (after setup_whos).
+need_landlock() {
+	run_as root "$1" "$WR" true
+	if [ "$rc" = 125 ] && printf '%s' "$err" | grep -q Landlock; then
+		skip_all "Landlock is not available: $err"
+	fi
+}
 
 # Shared workload sets.
 GITCMD='git init -q r && cd r && git config user.name gx && git config user.email gx@example.invalid && echo a > f && git add f && git commit -qm one && echo b >> f && git diff --stat | tail -n 1 && git stash -q && git stash pop -q && git commit -qam two && git log --oneline | wc -l && git status --short && git worktree add -q ../wt2 && git worktree list | wc -l'
@@ -233,7 +248,7 @@ shell_tools() {
 
 python_tools() {
 	local pol=$1 w
-	have python3 || { for w in 1 2 3 4 5 6 7 8 9; do skip "python3 is not installed"; skip "python3 is not installed"; done; return; }
+	have python3 || { for w in 1 2 3 4 5 6 7 8 9 10; do skip "python3 is not installed"; skip "python3 is not installed"; done; return; }
 	works "$pol" "multiprocessing.Pool" py 25 python3 probe.py pool
 	works "$pol" "asyncio.run" py 42 python3 probe.py asyncio
 	works "$pol" "socketpair (AF_UNIX IPC)" py ipc python3 probe.py socketpair
@@ -244,6 +259,34 @@ python_tools() {
 	works "$pol" "/proc/self" py self python3 probe.py procself
 	works "$pol" "no-op id calls (setresuid to the same ids, setgroups)" py noop python3 probe.py setids
 	works "$pol" "/dev/zero, /dev/urandom, /dev/null" py dev python3 probe.py devices
+}
+
+# project_tools POLICY: what a policy for work on a checked-out project
+# must run: make and cc on a C project, git, the shell and Python tools,
+# pytest, node and npm.
+project_tools() {
+	local pol=$1 n i
+	n=$(basename "$pol" .cfg)
+	export MAKEFLAGS= MFLAGS= MAKELEVEL=
+	works "$pol" "make test (C project)" c built make -s test
+	works "$pol" "cc" c built sh -c 'cc -o h2 hello.c && ./h2 && rm h2'
+	works "$pol" "git init/add/commit/diff/log/status/stash/worktree" . 2 \
+		sh -c "$GITCMD"
+	shell_tools "$pol"
+	python_tools "$pol"
+	if PATH=/usr/bin:/bin python3 -c 'import pytest' 2>/dev/null; then
+		works "$pol" "make test (Python project, pytest)" py "2 passed" \
+			sh -c 'make -s test | tail -n 1 | sed "s/ in .*//"'
+	else
+		skip "$n: pytest is not installed (python3-pytest)"
+		skip "$n: pytest is not installed (python3-pytest)"
+	fi
+	if have node && have npm; then
+		works "$pol" "node -e" js 2 node -e 'console.log(1 + 1)'
+		works "$pol" "npm test" js "js ok" npm test --silent
+	else
+		for i in 1 2 3 4; do skip "$n: node is not installed"; done
+	fi
 }
 
 # A TCP listener on the host's loopback, for the network refusals; $TCP.

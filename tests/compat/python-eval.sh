@@ -12,10 +12,7 @@ sed -e 's/^  timeout = 10;/  timeout = 300;/' -e 's/^  cpu = 10;/  cpu = 300;/' 
 chmod 644 "$P"
 grep -q '^  timeout = 300;' "$P" && grep -q '^  cpu = 300;' "$P" ||
 	{ not_ok "python-eval.cfg: the timeout and cpu lines moved"; }
-run_as root "$P" "$WR" true
-if [ "$rc" = 125 ] && printf '%s' "$err" | grep -q Landlock; then
-	skip_all "Landlock is not available: $err"
-fi
+need_landlock "$P"
 
 python_tools "$P"
 works "$P" "find" txt "./sub/b.txt" find . -name b.txt

@@ -3,10 +3,7 @@
 . "$TOP_SRCDIR/tests/compat/lib.sh"
 P=$POL/readonly.cfg
 setup_whos
-run_as root "$P" "$WR" true
-if [ "$rc" = 125 ] && printf '%s' "$err" | grep -q Landlock; then
-	skip_all "Landlock is not available: $err"
-fi
+need_landlock "$P"
 # A repository to inspect, made outside the policy.
 for d in "$WR" "$WU"; do
 	[ -d "$d" ] || continue

@@ -12,28 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/*
- * PIDFILE.ns: our PID namespace, written before PIDFILE.  Inside a run's
- * own PID namespace our pid means nothing outside it: lib.sh's gone()
- * then looks for the namespace instead.
- */
-static void
-write_ns(const char *pidfile)
-{
-	char path[4096], link[64];
-	ssize_t n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
-	FILE *f;
-
-	if (n <= 0)
-		return;
-	link[n] = '\0';
-	snprintf(path, sizeof(path), "%s.ns", pidfile);
-	f = fopen(path, "w");
-	if (f != NULL) {
-		fprintf(f, "%s\n", link);
-		fclose(f);
-	}
-}
+#include "common.h"
 
 int
 main(int argc, char **argv)
@@ -53,14 +32,8 @@ main(int argc, char **argv)
 		if (fork() != 0)
 			_exit(0);
 		/* The grandchild: reparented to the subreaper. */
-		FILE *f;
-
-		write_ns(argv[1]);
-		f = fopen(argv[1], "w");
-		if (f == NULL)
+		if (helper_write_pid(argv[1]) < 0)
 			_exit(2);
-		fprintf(f, "%d\n", (int)getpid());
-		fclose(f);
 		if (!hold) {
 			int null = open("/dev/null", O_RDWR);
 

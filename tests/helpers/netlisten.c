@@ -14,32 +14,13 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <netinet/in.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "common.h"
 
 static int
 write_portfile(const char *path, unsigned port)
@@ -71,9 +52,7 @@ main(int argc, char **argv)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	socklen_t salen = sizeof(sa);
-	struct sigaction act;
 	double deadline;
-	char *end;
 	long seconds;
 	int udp, sock;
 
@@ -83,19 +62,9 @@ main(int argc, char **argv)
 		return 2;
 	}
 	udp = argv[1][0] == 'u';
-	errno = 0;
-	seconds = strtol(argv[3], &end, 10);
-	if (errno != 0 || end == argv[3] || *end != '\0' || seconds < 0 ||
-	    seconds > INT32_MAX / 1000) {
-		fprintf(stderr, "netlisten: bad SECONDS \"%s\"\n", argv[3]);
-		return 2;
-	}
-
-	memset(&act, 0, sizeof(act));
-	act.sa_handler = on_signal;     /* no SA_RESTART: poll returns EINTR */
-	sigemptyset(&act.sa_mask);
-	sigaction(SIGTERM, &act, NULL);
-	sigaction(SIGINT, &act, NULL);
+	seconds = helper_parse_num("netlisten", argv[3], "SECONDS",
+	    INT32_MAX / 1000);
+	helper_catch_stop();
 
 	sock = socket(AF_INET, (udp ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC,
 	    0);
@@ -116,25 +85,19 @@ main(int argc, char **argv)
 		return 2;
 	}
 
-	deadline = now_s() + (double)seconds;
-	while (!stop) {
-		struct pollfd p = { sock, POLLIN, 0 };
-		double left = deadline - now_s();
+	deadline = helper_now() + (double)seconds;
+	for (;;) {
 		char buf[2048];
 		ssize_t n;
 		int r, c;
 
-		if (left <= 0)
+		r = helper_wait_readable(sock, deadline);
+		if (r == 0)
 			break;
-		r = poll(&p, 1, (int)(left * 1000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
 		if (r < 0) {
 			fprintf(stderr, "netlisten: poll: %s\n", strerror(errno));
 			return 2;
 		}
-		if (r == 0)
-			continue;
 		if (udp) {
 			n = recv(sock, buf, sizeof(buf), MSG_DONTWAIT);
 			if (n < 0)

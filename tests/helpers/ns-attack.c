@@ -42,6 +42,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "common.h"
+
 static socklen_t
 addr(struct sockaddr_un *sa, const char *name, int abstract)
 {
@@ -193,22 +195,5 @@ attempt(const char *op, char **argv, int *used)
 int
 main(int argc, char **argv)
 {
-	int failed = 0;
-
-	for (int i = 1; i < argc; i++) {
-		int used;
-		long rc;
-
-		errno = 0;
-		rc = attempt(argv[i], argv + i + 1, &used);
-		if (rc < 0) {
-			printf("%s: %s\n", argv[i], strerrorname_np(errno));
-			failed = 1;
-		} else {
-			printf("%s: ok\n", argv[i]);
-		}
-		fflush(stdout);
-		i += used;
-	}
-	return failed;
+	return helper_ops_main(argc, argv, attempt, true);
 }

@@ -12,49 +12,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static long
-parse_num(const char *s, const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > INT32_MAX) {
-		fprintf(stderr, "syslog-listen: bad %s \"%s\"\n", what, s);
-		exit(2);
-	}
-	return v;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "common.h"
 
 /* Append one datagram as one line: trailing NULs/newlines cut, inner
  * newlines and NULs turned into spaces. */
@@ -85,7 +51,6 @@ int
 main(int argc, char **argv)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct sigaction act;
 	struct stat st;
 	static char buf[65536 + 1];
 	long count, seconds, got = 0;
@@ -97,8 +62,9 @@ main(int argc, char **argv)
 		    "SECONDS\n");
 		return 2;
 	}
-	count = parse_num(argv[3], "COUNT");
-	seconds = parse_num(argv[4], "SECONDS");
+	count = helper_parse_num("syslog-listen", argv[3], "COUNT", INT32_MAX);
+	seconds = helper_parse_num("syslog-listen", argv[4], "SECONDS",
+	    INT32_MAX);
 	if (strlen(argv[1]) >= sizeof(sa.sun_path)) {
 		fprintf(stderr, "syslog-listen: %s: path too long\n", argv[1]);
 		return 2;
@@ -110,11 +76,7 @@ main(int argc, char **argv)
 	}
 	strcpy(sa.sun_path, argv[1]);
 
-	memset(&act, 0, sizeof(act));
-	act.sa_handler = on_signal;     /* no SA_RESTART: poll returns EINTR */
-	sigemptyset(&act.sa_mask);
-	sigaction(SIGTERM, &act, NULL);
-	sigaction(SIGINT, &act, NULL);
+	helper_catch_stop();
 
 	out = open(argv[2], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (out < 0) {
@@ -138,25 +100,19 @@ main(int argc, char **argv)
 	printf("ready\n");
 	fflush(stdout);
 
-	deadline = now_s() + (double)seconds;
-	while (got < count && !stop) {
-		struct pollfd p = { sock, POLLIN, 0 };
-		double left = deadline - now_s();
+	deadline = helper_now() + (double)seconds;
+	while (got < count) {
 		ssize_t n;
 		int r;
 
-		if (left <= 0)
+		r = helper_wait_readable(sock, deadline);
+		if (r == 0)
 			break;
-		r = poll(&p, 1, (int)(left * 1000) + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
 		if (r < 0) {
 			fprintf(stderr, "syslog-listen: poll: %s\n",
 			    strerror(errno));
 			break;
 		}
-		if (r == 0)
-			continue;
 		n = recv(sock, buf, sizeof(buf) - 1, MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)

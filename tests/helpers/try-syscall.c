@@ -22,6 +22,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "common.h"
+
 static long
 attempt(const char *name, char **argv, int *used)
 {
@@ -87,21 +89,5 @@ attempt(const char *name, char **argv, int *used)
 int
 main(int argc, char **argv)
 {
-	int failed = 0;
-
-	for (int i = 1; i < argc; i++) {
-		int used;
-		long rc;
-
-		errno = 0;
-		rc = attempt(argv[i], argv + i + 1, &used);
-		if (rc < 0) {
-			printf("%s: %s\n", argv[i], strerrorname_np(errno));
-			failed = 1;
-		} else {
-			printf("%s: ok\n", argv[i]);
-		}
-		i += used;
-	}
-	return failed;
+	return helper_ops_main(argc, argv, attempt, false);
 }

@@ -8,10 +8,11 @@
  * pid to PIDFILE and exits 0.
  */
 #include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "common.h"
 
 static int writing;
 
@@ -30,25 +31,6 @@ thread_main(void *arg)
 	return NULL;
 }
 
-/* PIDFILE.ns: our PID namespace, before PIDFILE (see lib.sh gone()). */
-static void
-write_ns(const char *pidfile)
-{
-	char path[4096], link[64];
-	ssize_t n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
-	FILE *f;
-
-	if (n <= 0)
-		return;
-	link[n] = '\0';
-	snprintf(path, sizeof(path), "%s.ns", pidfile);
-	f = fopen(path, "w");
-	if (f != NULL) {
-		fprintf(f, "%s\n", link);
-		fclose(f);
-	}
-}
-
 int
 main(int argc, char **argv)
 {
@@ -64,15 +46,10 @@ main(int argc, char **argv)
 		return 2;
 	if (c == 0) {
 		pthread_t t;
-		FILE *f;
 
 		setpgid(0, 0);
-		write_ns(argv[1]);
-		f = fopen(argv[1], "w");
-		if (f == NULL)
+		if (helper_write_pid(argv[1]) < 0)
 			_exit(2);
-		fprintf(f, "%d\n", (int)getpid());
-		fclose(f);
 		if (pthread_create(&t, NULL, thread_main, NULL) != 0)
 			_exit(2);
 		if (write(p[1], "y", 1) < 0)

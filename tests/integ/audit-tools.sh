@@ -3,7 +3,7 @@
 # anchor; the record schema against real records; the shipped rsyslog
 # and logrotate snippets.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 64
+plan 66
 
 A=$GUARDEXEC_AUDIT
 P=$(policy tools <<'EOF2'
@@ -131,6 +131,15 @@ like "... checks the rotated files first, oldest first" "$(cat "$T/v")" \
 "$A" verify "$RL.3.gz" "$RL.2.gz" "$RL.1" "$RL" > "$T/v" 2>&1
 is "verify reads .gz files given by name" "$?|$(tail -n 1 "$T/v")" "0|7 records, chain intact"
 is "show reads a .gz file" "$("$A" show "$RL.3.gz" | tail -n +2 | wc -l)" 2
+# report and crosscheck read the log through the same reader (.gz too).
+"$A" report -o "$T/rot.html" "$RL.3.gz" "$RL.2.gz" "$RL.1" "$RL" 2> "$T/err"
+is "report reads .gz files: 7 runs, 4 intact files" \
+	"$?|$(cat "$T/err")|$(grep -o '<span>Runs</span><b>[0-9]*</b>' "$T/rot.html")|$(grep -o '<span class="chain [a-z]*">' "$T/rot.html" | sort | uniq -c | tr -s ' ')" \
+	'0||<span>Runs</span><b>7</b>| 4 <span class="chain intact">'
+{ zcat "$RL.3.gz" "$RL.2.gz"; cat "$RL.1" "$RL"; } > "$T/rot.plain"
+"$A" crosscheck "$RL.3.gz" "$RL.2.gz" "$RL.1" "$RL" "$T/rot.plain" > "$T/out" 2>&1
+is "crosscheck reads .gz LOCAL files" "$?|$(tail -n 1 "$T/out")" \
+	"0|7 local records, 7 central copies: 7 identical, 0 cut for syslog and consistent, 0 missing centrally, 0 missing locally, 0 different"
 "$A" verify --no-rotated "$RL" > /dev/null 2>&1
 is "--no-rotated: the log alone does not start a chain" "$?" 1
 
@@ -139,29 +148,34 @@ attack() {
 	rm -rf "$T/atk"; cp -a "$R" "$T/atk"
 	AL=$T/atk/audit.log
 }
+# verify_says STATUS DESC REGEX DESC2: verify $AL exits STATUS (test
+# DESC), and what it says matches REGEX (test DESC2).
+verify_says() {
+	"$A" verify "$AL" > "$T/v" 2>&1
+	is "$2" "$?" "$1"
+	like "$4" "$(cat "$T/v")" "$3"
+}
 attack
 zcat "$AL.2.gz" | sed '1s/"exit_code":0/"exit_code":1/' | gzip > "$AL.2.gz.new"
 mv "$AL.2.gz.new" "$AL.2.gz"
-"$A" verify "$AL" > "$T/v" 2>&1
-is "a record edited inside a .gz: verify exits 1" "$?" 1
-like "... and names the file and line" "$(cat "$T/v")" "^$AL.2.gz:1: hash does not match"
+verify_says 1 "a record edited inside a .gz: verify exits 1" \
+	"^$AL.2.gz:1: hash does not match" \
+	"... and names the file and line"
 attack
 rm "$AL.2.gz"
-"$A" verify "$AL" > "$T/v" 2>&1
-is "a rotated file deleted from the middle: verify exits 1" "$?" 1
-like "... and says which file breaks the chain" "$(cat "$T/v")" \
-	"^$AL.1:1: \"prev\" does not match the last line of $AL.3.gz"
+verify_says 1 "a rotated file deleted from the middle: verify exits 1" \
+	"^$AL.1:1: \"prev\" does not match the last line of $AL.3.gz" \
+	"... and says which file breaks the chain"
 attack
 head -c 40 "$AL.2.gz" > "$AL.cut" && mv "$AL.cut" "$AL.2.gz"
-"$A" verify "$AL" > "$T/v" 2>&1
-is "a truncated .gz: verify exits 1" "$?" 1
-like "... and names it" "$(cat "$T/v")" "^$AL.2.gz:1: not a valid compressed file"
+verify_says 1 "a truncated .gz: verify exits 1" \
+	"^$AL.2.gz:1: not a valid compressed file" \
+	"... and names it"
 attack
 rm "$AL.3.gz"
-"$A" verify "$AL" > "$T/v" 2>&1
-is "the oldest rotation removed: verify exits 1 (as for lines deleted at the start)" "$?" 1
-like "... and says where the chain starts" "$(cat "$T/v")" \
-	"^$AL.2.gz:1: the chain starts after a record that is not here .*--partial accepts that"
+verify_says 1 "the oldest rotation removed: verify exits 1 (as for lines deleted at the start)" \
+	"^$AL.2.gz:1: the chain starts after a record that is not here .*--partial accepts that" \
+	"... and says where the chain starts"
 "$A" verify --partial "$AL" > "$T/v" 2>&1
 is "... --partial accepts it (rotate N removed older files)" "$?|$(tail -n 1 "$T/v")" "0|5 records, chain intact"
 like "... with a note where the chain starts" "$(cat "$T/v")" \
@@ -169,21 +183,19 @@ like "... with a note where the chain starts" "$(cat "$T/v")" \
 attack
 rm "$AL" "$AL.head" && gzip "$AL.1"
 "$GUARDEXEC" -l "$AL" -p "$P" -- true > /dev/null 2>&1
-"$A" verify "$AL" > "$T/v" 2>&1
-is "LOG.1 compressed before the next run (no delaycompress): verify exits 1" "$?" 1
-like "... and says the log started a new chain" "$(cat "$T/v")" \
-	"^$AL:1: starts a new chain .* instead of continuing $AL.1.gz"
+verify_says 1 "LOG.1 compressed before the next run (no delaycompress): verify exits 1" \
+	"^$AL:1: starts a new chain .* instead of continuing $AL.1.gz" \
+	"... and says the log started a new chain"
 attack
 rm "$AL.head"
-"$A" verify "$AL" > "$T/v" 2>&1
-is "no head anchor: verify still exits 0" "$?" 0
-like "... but warns that the end of the log is unchecked" "$(cat "$T/v")" \
-	"^warning: no head anchor $AL.head: the end of the log is unchecked"
+verify_says 0 "no head anchor: verify still exits 0" \
+	"^warning: no head anchor $AL.head: the end of the log is unchecked" \
+	"... but warns that the end of the log is unchecked"
 attack
 : > "$AL"
-"$A" verify "$AL" > "$T/v" 2>&1
-is "the log emptied to zero bytes: verify exits 1 (the anchor)" "$?" 1
-like "... and says why" "$(cat "$T/v")" "^$AL: the last line is not the one the head anchor"
+verify_says 1 "the log emptied to zero bytes: verify exits 1 (the anchor)" \
+	"^$AL: the last line is not the one the head anchor" \
+	"... and says why"
 attack
 rm "$AL"
 "$A" verify "$AL" > "$T/v" 2>&1

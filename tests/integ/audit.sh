@@ -35,19 +35,6 @@ NUM='-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?'
 HEX64='[0-9a-f]{64}'
 TS='"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z"'
 
-# run_gx_log LOG ARGS...: run_gx with another log path.
-run_gx_log() {
-	local log=$1
-	shift
-	rm -f "$T/result.json"
-	"$GUARDEXEC" -l "$log" -r "$T/result.json" "$@" \
-		> "$T/stdout" 2> "$T/stderr"
-	rc=$?
-	out=$(cat "$T/stdout")
-	err=$(cat "$T/stderr")
-	rec=$(cat "$T/result.json" 2>/dev/null || true)
-}
-
 # verify_ok DESC FILE...: guardexec-audit verify exits 0.
 verify_ok() {
 	local desc=$1 vout vrc

@@ -29,12 +29,7 @@ like "record lists passed names" "$rec" '"passed":\["GXT_FORCED","GXT_ONE","HOME
 like "record lists the dropped secret's name" "$rec" '"dropped":\[[^]]*"AWS_SECRET_ACCESS_KEY"'
 unlike "no value is logged" "$(cat "$T/audit.log")" 'gx-secret-value|C\.UTF-8'
 
-P2=$(policy noenv <<'EOF2'
-version = 1;
-name = "noenv";
-audit: { sync = false; };
-EOF2
-)
+P2=$(plain_policy noenv)
 run_gx -p "$P2" -- env
 is "no env group: only PATH" "$out" "PATH=/usr/bin:/bin"
 

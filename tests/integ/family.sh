@@ -4,13 +4,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 plan 16
 
-P=$(policy family <<'EOF2'
-version = 1;
-name = "family";
-limits: { timeout = 120; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy family 'timeout = 120; kill_grace = 1;')
 
 # A double-forked setsid daemon that closed its output.
 run_gx -p "$P" -- "$HELPERS/daemonize" "$T/daemon.pid"

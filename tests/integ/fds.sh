@@ -4,12 +4,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 plan 7
 
-P=$(policy fds <<'EOF2'
-version = 1;
-name = "fds";
-audit: { sync = false; };
-EOF2
-)
+P=$(plain_policy fds)
 export GX_SECRET_MARKER=leak-me
 run_gx -p "$P" -- "$HELPERS/fds" 7>"$T/seven" 9<"$P"
 like "only 0 1 2 are open (7 and 9 were open in guardexec)" "$out" '^fds: 0 1 2$'
@@ -40,12 +35,7 @@ else
 fi
 
 echo data > "$T/in"
-P3=$(policy stdin <<'EOF2'
-version = 1;
-name = "stdin";
-audit: { sync = false; };
-EOF2
-)
+P3=$(plain_policy stdin)
 run_gx -p "$P3" -- cat < "$T/in"
 is "stdin is /dev/null by default" "$out" ""
 finish

@@ -22,10 +22,7 @@ echo secret > "$T/outside/secret.txt"
 
 # filesystem.read: the system directories that exist here, and the build
 # tree (the helpers live there).
-READS=""
-for d in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc "$TOP_BUILDDIR"; do
-	if [ -e "$d" ]; then READS="$READS\"$d\", "; fi
-done
+sys_reads "$TOP_BUILDDIR"
 
 FS_REASON=""
 for d in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc "$TOP_BUILDDIR"; do

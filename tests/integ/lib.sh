@@ -97,21 +97,60 @@ gone() {
 		! alive "$(cat "$1" 2>/dev/null || echo 0)"
 	fi
 }
+
+# ns_wrapper FILE SYSCTL VALUE: writes FILE, a command prefix that runs
+# its command in a user namespace of the caller's own ids whose parent
+# set /proc/sys/user/SYSCTL to VALUE (max_user_namespaces 1: no new
+# namespace at all; max_net_namespaces 0: no network namespace).
+#
+# In there an unprivileged caller sees root's files, like those of every
+# user it does not map, as uid 65534: an owner guardexec cannot vouch
+# for, so the policy runs only once trusted by hash (guardexec(1),
+# "Trusted policies").  The script trusts the -p POLICY of an unprivileged
+# caller first, in a store of its own outside /tmp and the test directory
+# (outside every write path of a test policy).
+ns_wrapper() {
+	if [ -z "${_ns_store:-}" ]; then
+		_ns_store=$(mktemp -d /var/tmp/guardexec-nsw.XXXXXX) || return 1
+		_extra_dirs="$_extra_dirs $_ns_store"
+		chmod 1777 "$_ns_store"
+	fi
+	cat > "$1" <<EOF2
+#!/bin/sh
+if [ "\$(id -u)" != 0 ]; then
+	GUARDEXEC_TRUST_STORE=$_ns_store/\$(id -u)/trusted
+	export GUARDEXEC_TRUST_STORE
+	prev=
+	for a in "\$@"; do
+		[ "\$a" = -- ] && break
+		[ "\$prev" = -p ] && "\$1" --trust "\$a" > /dev/null 2>&1
+		prev=\$a
+	done
+fi
+GX_U=\$(id -u) GX_G=\$(id -g) exec unshare --user --map-root-user sh -c '
+echo $3 > /proc/sys/user/$2 || exit 125
+exec unshare --user --map-user="\$GX_U" --map-group="\$GX_G" "\$@"' sh "\$@"
+EOF2
+	chmod 755 "$1"
+}
+
+# no_ns_or_skip_all: no_ns_setup, or the whole script is skipped.
+no_ns_or_skip_all() {
+	no_ns_setup || skip_all "the fallback cannot be forced: $NO_NS_REASON"
+}
+
 # no_ns_setup: $NO_NS, a command prefix that runs guardexec where the
-# kernel refuses new namespaces (a user namespace of the caller's own
-# ids whose parent allows no more): to test the fallback (the sentinel,
-# the /proc walk, the record's "missing").  Empty, with $NO_NS_REASON,
-# where that cannot be made.  Nothing outside the test changes.
+# kernel refuses new namespaces (ns_wrapper): to test the fallback (the
+# sentinel, the /proc walk, the record's "missing").  Empty, with
+# $NO_NS_REASON, where that cannot be made.  Nothing outside the test
+# changes.
 no_ns_setup() {
 	NO_NS=""
 	NO_NS_REASON=""
-	cat > "$T/no-ns" <<'EOF2'
-#!/bin/sh
-GX_U=$(id -u) GX_G=$(id -g) exec unshare --user --map-root-user sh -c '
-echo 1 > /proc/sys/user/max_user_namespaces || exit 125
-exec unshare --user --map-user="$GX_U" --map-group="$GX_G" "$@"' sh "$@"
-EOF2
-	chmod 755 "$T/no-ns"
+	if ! ns_wrapper "$T/no-ns" max_user_namespaces 1; then
+		NO_NS_REASON="no directory for the wrapper's trust store"
+		return 1
+	fi
 	if ! command -v unshare > /dev/null 2>&1; then
 		NO_NS_REASON="no unshare(1)"
 	elif ! "$T/no-ns" true 2> /dev/null; then
@@ -169,11 +208,36 @@ policy() {
 	echo "$f"
 }
 
+# plain_policy NAME: policy NAME with nothing but its name (and no fsync).
+plain_policy() {
+	policy "$1" <<EOF2
+version = 1;
+name = "$1";
+audit: { sync = false; };
+EOF2
+}
+
+# limits_policy NAME 'KEY = VALUE; ...': plain_policy NAME with that
+# limits group.
+limits_policy() {
+	policy "$1" <<EOF2
+version = 1;
+name = "$1";
+limits: { $2 };
+audit: { sync = false; };
+EOF2
+}
+
 # run_gx ARGS...: runs guardexec with -r $T/result.json -l $T/audit.log,
 # sets $rc, $out (stdout), $err (stderr), $rec (the record line).
-run_gx() {
+run_gx() { run_gx_log "$T/audit.log" "$@"; }
+
+# run_gx_log LOG ARGS...: run_gx with another log path.
+run_gx_log() {
+	local log=$1
+	shift
 	rm -f "$T/result.json"
-	"$GUARDEXEC" -l "$T/audit.log" -r "$T/result.json" "$@" \
+	"$GUARDEXEC" -l "$log" -r "$T/result.json" "$@" \
 		> "$T/stdout" 2> "$T/stderr"
 	rc=$?
 	out=$(cat "$T/stdout")
@@ -184,6 +248,48 @@ run_gx() {
 # field NAME [RECORD]: a top-level scalar of the compact JSON record.
 field() {
 	printf '%s\n' "${2:-$rec}" | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[^,}]*\).*/\1/p" | head -n 1
+}
+
+# whos_setup: $WHOS, "root" when running as root, and "user" when
+# unpriv_setup can make an unprivileged user (else a diag says why).
+whos_setup() {
+	WHOS=""
+	if is_root; then WHOS="root"; fi
+	if unpriv_setup; then WHOS="$WHOS user"; else
+		diag "no unprivileged runs: $UNPRIV_REASON"; fi
+}
+
+# as WHO CMD...: CMD as root (WHO=root, from $T) or as the unprivileged
+# user (as_user).
+as() {
+	local who=$1; shift
+	if [ "$who" = root ]; then (cd "$T" && "$@"); else as_user "$@"; fi
+}
+
+# g WHO POLICY ARGS...: guardexec as WHO with a log and a result file of
+# WHO's own; sets rc, out, err, rec.
+g() {
+	local who=$1 pol=$2; shift 2
+	rm -f "$T/res-$who.json"
+	as "$who" "$GUARDEXEC" -p "$pol" -l "$T/log-$who.log" \
+		-r "$T/res-$who.json" "$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	out=$(cat "$T/out")
+	err=$(cat "$T/err")
+	rec=$(cat "$T/res-$who.json" 2>/dev/null)
+}
+
+# line OP: the first line of $out for operation OP (ns-attack's "OP: ...").
+line() { printf '%s\n' "$out" | grep "^$1:" | head -n 1; }
+
+# sys_reads [DIR...]: $READS, the system directories that exist here and
+# the DIRs, each quoted and followed by ", " (for filesystem.read).
+sys_reads() {
+	local d
+	READS=""
+	for d in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc "$@"; do
+		if [ -e "$d" ]; then READS="$READS\"$d\", "; fi
+	done
 }
 
 # A user for the unprivileged runs, and a command prefix to become it.

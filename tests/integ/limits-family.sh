@@ -9,13 +9,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 plan 13
 
-LIM=$(policy lim <<'EOF2'
-version = 1;
-name = "lim";
-limits: { processes = 64; memory = "64M"; timeout = 60; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+LIM=$(limits_policy lim 'processes = 64; memory = "64M"; timeout = 60; kill_grace = 1;')
 if ! unpriv_setup; then
 	skip_all "no unprivileged user: $UNPRIV_REASON"
 fi
@@ -73,13 +67,7 @@ fi
 # ---- limits count the family only ---------------------------------------
 # The user already runs 80 processes, more than `processes = 32`; the
 # command still forks (RLIMIT_NPROC alone counts all of the user's).
-FEW=$(policy few <<'EOF2'
-version = 1;
-name = "few";
-limits: { processes = 32; timeout = 60; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+FEW=$(limits_policy few 'processes = 32; timeout = 60; kill_grace = 1;')
 as_user sh -c 'for i in $(seq 1 80); do sleep 600 < /dev/null > /dev/null 2>&1 & echo $!; done' \
 	> "$T/sleepers"
 # shellcheck disable=SC2046

@@ -5,21 +5,10 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 plan 5
 
-run_gx -p "$(policy plain <<'EOF2'
-version = 1;
-name = "plain";
-audit: { sync = false; };
-EOF2
-)" -- true
+run_gx -p "$(plain_policy plain)" -- true
 like "a run that reaches no limit: limits_hit is []" "$rec" '"limit_hit":null,"limits_hit":\[\]'
 
-P=$(policy bomb <<'EOF2'
-version = 1;
-name = "bomb";
-limits: { processes = 40; timeout = 3; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy bomb 'processes = 40; timeout = 3; kill_grace = 1;')
 tag="gxlh-$$"
 run_gx -p "$P" -- sh -c "\"$HELPERS/forkbomb\" 400 $tag > /dev/null; exec sleep 60"
 is "fork bomb past the timeout: exit 124, limit_hit timeout" "$rc $(field limit_hit)" '124 "timeout"'

@@ -4,13 +4,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 plan 19
 
-P=$(policy procs <<'EOF2'
-version = 1;
-name = "procs";
-limits: { processes = 20; timeout = 30; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy procs 'processes = 20; timeout = 30; kill_grace = 1;')
 if unpriv_setup; then
 	# The bound inside the helper (1000 forks in all) keeps a failing
 	# limit from hurting the machine.
@@ -32,13 +26,7 @@ else
 	skip "fork bomb as an unprivileged user: $UNPRIV_REASON"
 fi
 # As root without command.user: the cgroup's pids.max binds.
-PR=$(policy procs-root <<'EOF2'
-version = 1;
-name = "procs-root";
-limits: { processes = 50; timeout = 30; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+PR=$(limits_policy procs-root 'processes = 50; timeout = 30; kill_grace = 1;')
 tag="gxfb-$$-cg"
 run_gx -p "$PR" -- "$HELPERS/forkbomb" 1000 "$tag"
 if is_root && printf '%s' "$rec" | grep -q '"cgroup":"v'; then
@@ -114,13 +102,7 @@ else
 	skip "busy user: $UNPRIV_REASON"
 fi
 if is_root; then
-	PN=$(policy procs-norlimit <<'EOF2'
-version = 1;
-name = "procs-norlimit";
-limits: { processes = 5; };
-audit: { sync = false; };
-EOF2
-)
+	PN=$(limits_policy procs-norlimit 'processes = 5;')
 	run_gx -p "$PN" -- true
 	like "as root, the record names the processes mechanism" "$rec" \
 		'"limits":\{"processes":"(cgroup|none)"'
@@ -128,13 +110,7 @@ else
 	skip "processes mechanism as root: not root"
 fi
 
-M=$(policy mem <<'EOF2'
-version = 1;
-name = "mem";
-limits: { memory = "64M"; timeout = 30; };
-audit: { sync = false; };
-EOF2
-)
+M=$(limits_policy mem 'memory = "64M"; timeout = 30;')
 run_gx -p "$M" -- "$HELPERS/memhog" 1024
 if printf '%s' "$rec" | grep -q '"cgroup":"v'; then
 	# root with a cgroup: the kernel's OOM killer ends it in the cgroup.
@@ -155,24 +131,12 @@ else
 	skip "memory hog as a user: $UNPRIV_REASON"
 fi
 
-C=$(policy cpu <<'EOF2'
-version = 1;
-name = "cpu";
-limits: { cpu = 1; timeout = 30; };
-audit: { sync = false; };
-EOF2
-)
+C=$(limits_policy cpu 'cpu = 1; timeout = 30;')
 run_gx -p "$C" -- sh -c 'while :; do :; done'
 is "cpu limit: killed by SIGXCPU (128+24)" "$rc" 152
 is "cpu limit: limit_hit cpu" "$(field limit_hit)" '"cpu"'
 
-F=$(policy fsize <<'EOF2'
-version = 1;
-name = "fsize";
-limits: { file_size = "1M"; timeout = 30; };
-audit: { sync = false; };
-EOF2
-)
+F=$(limits_policy fsize 'file_size = "1M"; timeout = 30;')
 run_gx -p "$F" -- sh -c "exec $HELPERS/flood 10M 65536 1 > $T/big"
 is "file_size: limit_hit file_size (SIGXFSZ)" "$(field limit_hit) $rc" '"file_size" 153'
 finish

@@ -7,18 +7,10 @@
 # With its own namespaces the command cannot even reach guardexec or the
 # caller's terminal (namespaces.sh attacks that): this is the fallback,
 # where the kernel refuses namespaces, forced here.
-if ! no_ns_setup; then
-	skip_all "the fallback cannot be forced: $NO_NS_REASON"
-fi
+no_ns_or_skip_all
 plan 8
 
-P=$(policy midrun <<'EOF2'
-version = 1;
-name = "midrun";
-limits: { timeout = 60; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy midrun 'timeout = 60;')
 
 midrun_case() {
 	local label=$1 runner=$2 c

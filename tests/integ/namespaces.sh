@@ -9,13 +9,7 @@
 
 A0="$HELPERS/ns-attack"
 PLAN_PER=23
-WHOS=""
-if is_root; then WHOS="root"; fi
-if unpriv_setup; then
-	WHOS="$WHOS user"
-else
-	diag "no unprivileged runs: $UNPRIV_REASON"
-fi
+whos_setup
 A="$HELPERS/ns-attack"
 NW=$(echo $WHOS | wc -w)
 plan $((NW * (PLAN_PER + 10)))
@@ -23,29 +17,7 @@ chmod 1777 "$T"
 
 
 # The system directories that exist here, and the helpers' directory.
-READS=""
-for d in /usr /bin /sbin /lib /lib32 /lib64 /etc "$HELPERS"; do
-	[ -e "$d" ] && READS="$READS\"$d\", "
-done
-
-# as WHO CMD...: run CMD as root or as the unprivileged user.
-as() {
-	local who=$1; shift
-	if [ "$who" = root ]; then (cd "$T" && "$@"); else as_user "$@"; fi
-}
-# g WHO POLICY ARGS...: guardexec as WHO; sets rc, out, err, rec.
-g() {
-	local who=$1 pol=$2; shift 2
-	rm -f "$T/res-$who.json"
-	as "$who" "$GUARDEXEC" -p "$pol" -l "$T/log-$who.log" \
-		-r "$T/res-$who.json" "$@" > "$T/out" 2> "$T/err"
-	rc=$?
-	out=$(cat "$T/out")
-	err=$(cat "$T/err")
-	rec=$(cat "$T/res-$who.json" 2>/dev/null)
-}
-# line OP: the line of $out for operation OP (the first one).
-line() { printf '%s\n' "$out" | grep "^$1:" | head -n 1; }
+sys_reads "$HELPERS"
 
 for who in $WHOS; do
 	# Asked of the kernel, not of guardexec (a guardexec that lost its
@@ -308,13 +280,7 @@ done
 # ---- where only the network namespace is refused ----------------------------
 # user.max_net_namespaces = 0 in a user namespace of our own: the
 # others still apply, and the record's "missing" names only "net".
-cat > "$T/no-net" <<'EOF2'
-#!/bin/sh
-GX_U=$(id -u) GX_G=$(id -g) exec unshare --user --map-root-user sh -c '
-echo 0 > /proc/sys/user/max_net_namespaces || exit 125
-exec unshare --user --map-user="$GX_U" --map-group="$GX_G" "$@"' sh "$@"
-EOF2
-chmod 755 "$T/no-net"
+ns_wrapper "$T/no-net" max_net_namespaces 0
 NONE=$(policy none <<'EOF'
 version = 1;
 name = "ns-none";

@@ -4,12 +4,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 plan 22
 
-P=$(policy plain <<'EOF2'
-version = 1;
-name = "plain";
-audit: { sync = false; };
-EOF2
-)
+P=$(plain_policy plain)
 run_gx -p "$P" -- sh -c 'echo out1; echo err1 >&2; echo out2; echo err2 >&2'
 is "stdout arrives on stdout, in order" "$out" "$(printf 'out1\nout2')"
 is "stderr arrives on stderr, in order" "$err" "$(printf 'err1\nerr2')"

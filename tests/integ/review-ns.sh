@@ -4,36 +4,11 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 
 A="$HELPERS/ns-attack"
-WHOS=""
-if is_root; then WHOS="root"; fi
-if unpriv_setup; then WHOS="$WHOS user"; else
-	diag "no unprivileged runs: $UNPRIV_REASON"; fi
-A="$HELPERS/ns-attack"
+whos_setup
 NW=$(echo $WHOS | wc -w)
 plan $((NW + 12))
 chmod 1777 "$T"
-
-READS=""
-for d in /usr /bin /sbin /lib /lib32 /lib64 /etc "$HELPERS"; do
-	[ -e "$d" ] && READS="$READS\"$d\", "
-done
-
-as() {
-	local who=$1; shift
-	if [ "$who" = root ]; then (cd "$T" && "$@"); else as_user "$@"; fi
-}
-# shellcheck disable=SC2034
-g() {
-	local who=$1 pol=$2; shift 2
-	rm -f "$T/res-$who.json"
-	as "$who" "$GUARDEXEC" -p "$pol" -l "$T/log-$who.log" \
-		-r "$T/res-$who.json" "$@" > "$T/out" 2> "$T/err"
-	rc=$?
-	out=$(cat "$T/out")
-	err=$(cat "$T/err")
-	rec=$(cat "$T/res-$who.json" 2>/dev/null)
-}
-line() { printf '%s\n' "$out" | grep "^$1:" | head -n 1; }
+sys_reads "$HELPERS"
 have_ns() {
 	command -v unshare > /dev/null 2>&1 &&
 	as "$1" unshare --user --pid --mount --ipc --net --fork true 2> /dev/null

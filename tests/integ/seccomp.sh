@@ -73,12 +73,7 @@ x86_64)
 	;;
 esac
 
-N=$(policy nofilter <<'EOF2'
-version = 1;
-name = "nofilter";
-audit: { sync = false; };
-EOF2
-)
+N=$(plain_policy nofilter)
 run_gx -p "$N" -- "$HELPERS/try-syscall" getpid
 is "no syscalls group: no filter, record action null" "$(field action)" "null"
 

@@ -8,25 +8,11 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 # The sentinel is the fallback where the kernel refuses namespaces (with
 # them, the init's PR_SET_PDEATHSIG ends the family): force that here.
-if ! no_ns_setup; then
-	skip_all "the fallback cannot be forced: $NO_NS_REASON"
-fi
+no_ns_or_skip_all
 plan 10
 
-P=$(policy sentinel <<'EOF2'
-version = 1;
-name = "sentinel";
-limits: { timeout = 1; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
-P_LONG=$(policy sentinel-long <<'EOF2'
-version = 1;
-name = "sentinel-long";
-limits: { timeout = 120; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy sentinel 'timeout = 1; kill_grace = 1;')
+P_LONG=$(limits_policy sentinel-long 'timeout = 120;')
 
 # ppid PID: the parent of PID.
 ppid() { sed 's/.*) . \([0-9]*\).*/\1/' "/proc/$1/stat" 2>/dev/null; }

@@ -5,13 +5,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 plan 13
 
-P=$(policy signals <<'EOF2'
-version = 1;
-name = "signals";
-limits: { timeout = 60; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy signals 'timeout = 60; kill_grace = 1;')
 
 for sig in TERM INT HUP; do
 	rm -f "$T/sig.txt" "$T/result.json"

@@ -4,13 +4,7 @@
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 plan 9
 
-P=$(policy timeout <<'EOF2'
-version = 1;
-name = "timeout";
-limits: { timeout = 0.5; kill_grace = 0.5; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy timeout 'timeout = 0.5; kill_grace = 0.5;')
 
 run_gx -p "$P" -- "$HELPERS/spin-until-killed" -i "$T/spin.pid"
 track_pidfile "$T/spin.pid"
@@ -29,13 +23,7 @@ check "the SIGTERM-ignoring setsid child is dead" gone "$T/kid.pid"
 is "the parent ended by SIGTERM" "$(field signal)" 15
 
 # timeout = 0 means none.
-P0=$(policy notimeout <<'EOF2'
-version = 1;
-name = "notimeout";
-limits: { timeout = 0; };
-audit: { sync = false; };
-EOF2
-)
+P0=$(limits_policy notimeout 'timeout = 0;')
 run_gx -p "$P0" -- sh -c 'sleep 1; exit 5'
 is "timeout 0: no timeout" "$rc" 5
 finish

@@ -5,7 +5,7 @@
 # --learn never write through a symlink.  Each case attacks it the way
 # a hostile command (that may write its working directory) would.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 54
+plan 56
 
 unset XDG_CONFIG_HOME XDG_STATE_HOME
 NAME="gx-trust-test-$$"
@@ -266,13 +266,7 @@ EOF2
 run_gx -p "$OK" -- yes
 like "an output kill says so" "$rc|$(grep -v '^\[' "$T/stderr")" \
 	'^1[0-9][0-9]\|guardexec: output limit \(100 bytes, output.max_bytes\) reached: killed$'
-MEM=$(policy mem <<'EOF2'
-version = 1;
-name = "mem";
-limits: { memory = "64M"; timeout = 30; };
-audit: { sync = false; };
-EOF2
-)
+MEM=$(limits_policy mem 'memory = "64M"; timeout = 30;')
 run_gx -p "$MEM" -- "$HELPERS/memhog" 1024
 if printf '%s' "$rec" | grep -q '"limit_hit":"memory"'; then
 	is "a memory kill says which limit and its value" "$rc|$err" \
@@ -280,13 +274,7 @@ if printf '%s' "$rec" | grep -q '"limit_hit":"memory"'; then
 else
 	skip "no cgroup memory limit for this run (RLIMIT_AS: the allocation fails, nothing is killed)"
 fi
-PR=$(policy procs <<'EOF2'
-version = 1;
-name = "procs";
-limits: { processes = 20; timeout = 30; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+PR=$(limits_policy procs 'processes = 20; timeout = 30; kill_grace = 1;')
 run_gx -p "$PR" -- "$HELPERS/forkbomb" 200 "gxtrust-fb-$$"
 if printf '%s' "$rec" | grep -q '"limit_hit":"processes"'; then
 	like "a processes limit says which and its value" "$err" \
@@ -330,6 +318,33 @@ if unpriv_setup; then
 	fi
 else
 	for i in 1 2 3 4; do skip "$UNPRIV_REASON"; done
+fi
+
+# 4b. guardexec inside a user namespace (another run's, a container's):
+# an owner the namespace does not map shows as the overflow uid 65534,
+# which is also the id of a caller running as uid 65534.  A policy of
+# another user (12345, unmapped) must not pass as the caller's own.
+if is_root && [ -n "$AS_USER" ] && [ "$AS_USER" != " " ]; then
+	mkdir -p "$T/ns-other"
+	cp "$T/pol/owned.cfg" "$T/ns-other/p.cfg"
+	chown -R 12345:12345 "$T/ns-other"
+	for how in "--map-user=65534 --map-group=65534" ""; do
+		# shellcheck disable=SC2086
+		if ! as_user unshare -U $how true 2> "$T/un.err"; then
+			skip "unshare -U $how as uid 65534: $(cat "$T/un.err")"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		as_user unshare -U $how "$GUARDEXEC" -l "$T/ns-$$.log" \
+			-p "$T/ns-other/p.cfg" -- touch "$T/ran-ns" \
+			> /dev/null 2> "$T/err"
+		like "in a user namespace (unshare -U ${how:-without a map}), another user's policy seen as uid 65534 by uid 65534: 125" \
+			"$?|$(test -e "$T/ran-ns" && echo ran)|$(cat "$T/err")" \
+			"^125\|\|.*the file $T/ns-other/p.cfg is owned by a user this user namespace does not map \(shown as uid 65534\).*--trust"
+		rm -f "$T/ran-ns"
+	done
+else
+	for i in 1 2; do skip "needs root to make a file of another user, and uid 65534 (${UNPRIV_REASON:-running unprivileged})"; done
 fi
 
 # 6. No unrecorded run without saying so.

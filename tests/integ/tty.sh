@@ -7,25 +7,11 @@
 # With its own namespaces the command cannot even reach guardexec or the
 # caller's terminal (namespaces.sh attacks that): this is the fallback,
 # where the kernel refuses namespaces, forced here.
-if ! no_ns_setup; then
-	skip_all "the fallback cannot be forced: $NO_NS_REASON"
-fi
+no_ns_or_skip_all
 plan 8
 
-P=$(policy tty <<'EOF2'
-version = 1;
-name = "tty";
-limits: { timeout = 2; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
-P_LONG=$(policy tty-long <<'EOF2'
-version = 1;
-name = "tty-long";
-limits: { timeout = 120; kill_grace = 1; };
-audit: { sync = false; };
-EOF2
-)
+P=$(limits_policy tty 'timeout = 2; kill_grace = 1;')
+P_LONG=$(limits_policy tty-long 'timeout = 120; kill_grace = 1;')
 ppid() { sed 's/.*) . \([0-9]*\).*/\1/' "/proc/$1/stat" 2>/dev/null; }
 
 tty_cases() {

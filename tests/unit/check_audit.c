@@ -596,42 +596,10 @@ END_TEST
 
 /* ---- the local log ------------------------------------------------------- */
 
-static char tmpdir[4096];
-
-static void
-tmp_setup(void)
-{
-	const char *t = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/gx-check-audit.XXXXXX",
-	    t != NULL && t[0] == '/' ? t : "/tmp");
-	if (mkdtemp(tmpdir) == NULL) {
-		perror("mkdtemp");
-		abort();
-	}
-}
-
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-tmp_teardown(void)
-{
-	if (tmpdir[0] != '\0')
-		nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	tmpdir[0] = '\0';
-}
-
 static char *
 tmp_path(const char *name)
 {
-	return xasprintf("%s/%s", tmpdir, name);
+	return xasprintf("%s/%s", unit_tmpdir, name);
 }
 
 static char *
@@ -678,6 +646,29 @@ append_one(struct gx_log *log)
 	return line;
 }
 
+/* audit_log_open() that must succeed. */
+static void
+log_open_ok(struct gx_log *log, const char *path, bool make_dirs)
+{
+	struct gx_diag d = { 0 };
+
+	if (audit_log_open(log, path, make_dirs, &d) != 0)
+		ck_abort_msg("%s: %s", path, d.msgs[0]);
+}
+
+/* Open the log @path, append one plain record, close it; the line. */
+static char *
+append_to(const char *path)
+{
+	struct gx_log log;
+	char *line;
+
+	log_open_ok(&log, path, false);
+	line = append_one(&log);
+	audit_log_close(&log);
+	return line;
+}
+
 /*
  * Every line of @path checks on its own and chains to the one before;
  * returns the number of lines.  @restart_at (or -1): the line that
@@ -709,13 +700,11 @@ verify_chain(const char *path, long restart_at)
 START_TEST(test_log_chain)
 {
 	char *path = tmp_path("chain.log"), *lines[3], *all, *file;
-	struct gx_diag d = { 0 };
 	struct gx_log log;
 	struct stat st;
 	json_t *obj;
 
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
+	log_open_ok(&log, path, false);
 	ck_assert_int_eq(fstat(log.fd, &st), 0);
 	ck_assert_uint_eq(st.st_mode & 07777, 0600);
 	ck_assert_int_eq(fcntl(log.fd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
@@ -748,10 +737,7 @@ START_TEST(test_log_chain)
 	}
 
 	/* reopened later, the log goes on from its last line */
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	free(append_one(&log));
-	audit_log_close(&log);
+	free(append_to(path));
 	ck_assert_uint_eq(verify_chain(path, -1), 4);
 
 	for (int i = 0; i < 3; i++)
@@ -808,13 +794,11 @@ START_TEST(test_log_torn)
 {
 	char *path = tmp_path("torn.log"), *first, *restart, *after, *buf,
 	    *want;
-	struct gx_diag d = { 0 };
 	struct gx_log log;
 	json_t *obj;
 	int fd;
 
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
+	log_open_ok(&log, path, false);
 	first = append_one(&log);
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	ck_assert_int_ge(fd, 0);
@@ -851,20 +835,12 @@ START_TEST(test_log_rotated)
 	char *old = tmp_path("rot.log.1"), *path = tmp_path("rot.log"),
 	    *bad_old = tmp_path("rotbad.log.1"), *bad = tmp_path("rotbad.log"),
 	    *first, *next, head[65];
-	struct gx_diag d = { 0 };
-	struct gx_log log;
 	json_t *obj;
 
-	if (audit_log_open(&log, old, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	first = append_one(&log);
-	audit_log_close(&log);
+	first = append_to(old);
 	/* logrotate moved it away and left an empty log */
 	spit(path, "");
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	next = append_one(&log);
-	audit_log_close(&log);
+	next = append_to(path);
 	memcpy(head, audit_line_hash(first, strlen(first)), 64);
 	head[64] = '\0';
 	obj = check_line(next, head);
@@ -874,10 +850,7 @@ START_TEST(test_log_rotated)
 
 	/* a predecessor whose tail is not a record: a new segment */
 	spit(bad_old, "not a record\n");
-	if (audit_log_open(&log, bad, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	next = append_one(&log);
-	audit_log_close(&log);
+	next = append_to(bad);
 	obj = check_line(next, GX_ZERO_HASH);
 	ck_assert(json_is_string(json_object_get(obj, "chain_restart")));
 	json_decref(obj);
@@ -891,50 +864,39 @@ START_TEST(test_log_rotated)
 }
 END_TEST
 
-/* A last line that is complete but not a record also restarts. */
+/*
+ * A last line that is complete but not a record also restarts; an empty
+ * file is a new chain, not a restart.
+ */
 START_TEST(test_log_foreign_tail)
 {
-	static const char *const tails[] = {
-		"hello\n",
-		"x\n",
-		("{\"v\":1,\"prev\":\"0\",\"hash\":\"not hex at all, but of "
-		"the right length for a hash: 64 characters....\"}\n"),
+	static const struct {
+		const char *tail;
+		bool restart;
+	} tails[] = {
+		{ "hello\n", true },
+		{ "x\n", true },
+		{ ("{\"v\":1,\"prev\":\"0\",\"hash\":\"not hex at all, but of "
+		  "the right length for a hash: 64 characters....\"}\n"), true },
+		{ "", false },
 	};
-	struct gx_diag d = { 0 };
-	struct gx_log log;
-	char *path, *line;
-	json_t *obj;
 
 	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
-		char name[32];
+		char name[32], *path, *line;
+		json_t *obj;
 
 		snprintf(name, sizeof(name), "foreign%zu.log", i);
 		path = tmp_path(name);
-		spit(path, tails[i]);
-		if (audit_log_open(&log, path, false, &d) != 0)
-			ck_abort_msg("%s", d.msgs[0]);
-		line = append_one(&log);
-		audit_log_close(&log);
+		spit(path, tails[i].tail);
+		line = append_to(path);
 		obj = check_line(line, GX_ZERO_HASH);
-		ck_assert_msg(json_object_get(obj, "chain_restart") != NULL,
-		    "tail %zu: no chain_restart", i);
+		ck_assert_msg((json_object_get(obj, "chain_restart") != NULL) ==
+		    tails[i].restart, "tail %zu: chain_restart %s", i,
+		    tails[i].restart ? "missing" : "where none belongs");
 		json_decref(obj);
 		free(line);
 		free(path);
 	}
-
-	/* an empty file is a new chain, not a restart */
-	path = tmp_path("empty.log");
-	spit(path, "");
-	if (audit_log_open(&log, path, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	line = append_one(&log);
-	audit_log_close(&log);
-	obj = check_line(line, GX_ZERO_HASH);
-	ck_assert_ptr_null(json_object_get(obj, "chain_restart"));
-	json_decref(obj);
-	free(line);
-	free(path);
 }
 END_TEST
 
@@ -947,8 +909,7 @@ START_TEST(test_log_open_dirs)
 	struct stat st;
 
 	/* a missing directory is created 0700 when its parent exists */
-	if (audit_log_open(&log, one, false, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
+	log_open_ok(&log, one, false);
 	audit_log_close(&log);
 	ck_assert_int_eq(stat(dir, &st), 0);
 	ck_assert(S_ISDIR(st.st_mode));
@@ -961,8 +922,7 @@ START_TEST(test_log_open_dirs)
 	ck_assert_str_eq(d.msgs[0], want);
 	audit_log_close(&log);
 	diag_free(&d);
-	if (audit_log_open(&log, deep, true, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
+	log_open_ok(&log, deep, true);
 	audit_log_close(&log);
 	ck_assert_int_eq(stat(deep, &st), 0);
 	ck_assert(S_ISREG(st.st_mode));
@@ -974,7 +934,7 @@ START_TEST(test_log_open_dirs)
 	ck_assert_str_eq(d.msgs[0], "audit log /dev/null: not a regular file");
 	audit_log_close(&log);
 	diag_free(&d);
-	ck_assert_int_eq(audit_log_open(&log, tmpdir, false, &d), -1);
+	ck_assert_int_eq(audit_log_open(&log, unit_tmpdir, false, &d), -1);
 	audit_log_close(&log);
 	diag_free(&d);
 
@@ -1225,7 +1185,7 @@ audit_suite(void)
 
 	tc = tcase_create("log");
 	tcase_set_timeout(tc, 60);
-	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_add_unchecked_fixture(tc, unit_tmp_setup, unit_tmp_teardown);
 	tcase_add_test(tc, test_log_chain);
 	tcase_add_test(tc, test_log_symlink);
 	tcase_add_test(tc, test_log_torn);

@@ -85,53 +85,11 @@ sorted_unique(const char *what, char *const *v)
 		    "\"%s\"", what, v[i], v[i + 1]);
 }
 
-/* The temporary directory of a TCase (unchecked fixture: the parent). */
-static char tmpdir[4096];
-
-static void
-tmp_setup(void)
-{
-	const char *t = getenv("TMPDIR");
-	char tmpl[4096], *real;
-
-	snprintf(tmpl, sizeof(tmpl), "%s/gx-check-policy.XXXXXX",
-	    t != NULL && t[0] == '/' ? t : "/tmp");
-	if (mkdtemp(tmpl) == NULL) {
-		perror("mkdtemp");
-		abort();
-	}
-	/* Compare paths lexically: no symlink in the name. */
-	real = realpath(tmpl, NULL);
-	if (real == NULL) {
-		perror("realpath");
-		abort();
-	}
-	strlcpy(tmpdir, real, sizeof(tmpdir));
-	free(real);
-}
-
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-tmp_teardown(void)
-{
-	if (tmpdir[0] != '\0')
-		nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	tmpdir[0] = '\0';
-}
-
-/* Write @text to tmpdir/@name with @mode; returns the absolute path. */
+/* Write @text to unit_tmpdir/@name with @mode; returns the absolute path. */
 static char *
 write_file(const char *name, const char *text, size_t len, mode_t mode)
 {
-	char *path = xasprintf("%s/%s", tmpdir, name);
+	char *path = xasprintf("%s/%s", unit_tmpdir, name);
 	int fd;
 
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -820,7 +778,7 @@ START_TEST(test_load_file)
 	ck_assert_str_eq(pol.path, path);
 	dir = path_dirname(path);
 	ck_assert_str_eq(pol.dir, dir);
-	ck_assert_str_eq(pol.dir, tmpdir);
+	ck_assert_str_eq(pol.dir, unit_tmpdir);
 	ck_assert_str_eq(pol.name, "sha");
 	ck_assert_str_eq(pol.sha256, sha_want);
 	SHA256Data((const uint8_t *)sha_text, strlen(sha_text), want);
@@ -858,15 +816,15 @@ START_TEST(test_load_file_relative)
 	char *path, *want_audit, *sub, *bad;
 
 	path = write_file("rel.cfg", text, strlen(text), 0644);
-	sub = xasprintf("%s/sub", tmpdir);
+	sub = xasprintf("%s/sub", unit_tmpdir);
 	ck_assert_int_eq(mkdir(sub, 0700), 0);
 	free(sub);
-	ck_assert_int_eq(chdir(tmpdir), 0);
+	ck_assert_int_eq(chdir(unit_tmpdir), 0);
 	if (policy_load("sub/../rel.cfg", false, &pol, &d) != 0)
 		ck_abort_msg("%s", d.msgs[0]);
 	ck_assert_str_eq(pol.path, path);
-	ck_assert_str_eq(pol.dir, tmpdir);
-	want_audit = xasprintf("%s/a.log", tmpdir);
+	ck_assert_str_eq(pol.dir, unit_tmpdir);
+	want_audit = xasprintf("%s/a.log", unit_tmpdir);
 	ck_assert_str_eq(pol.audit_log, want_audit);
 	policy_free(&pol);
 
@@ -985,7 +943,7 @@ START_TEST(test_load_errors)
 	char *path, *want, *big;
 	size_t bigsz = (1024 * 1024) + 1;
 
-	path = xasprintf("%s/does-not-exist.cfg", tmpdir);
+	path = xasprintf("%s/does-not-exist.cfg", unit_tmpdir);
 	ck_assert_int_eq(policy_load(path, false, &pol, &d), -1);
 	want = xasprintf("%s: No such file or directory", path);
 	ck_assert_str_eq(d.msgs[0], want);
@@ -993,8 +951,8 @@ START_TEST(test_load_errors)
 	free(want);
 	free(path);
 
-	ck_assert_int_eq(policy_load(tmpdir, false, &pol, &d), -1);
-	want = xasprintf("%s: not a regular file", tmpdir);
+	ck_assert_int_eq(policy_load(unit_tmpdir, false, &pol, &d), -1);
+	want = xasprintf("%s: not a regular file", unit_tmpdir);
 	ck_assert_str_eq(d.msgs[0], want);
 	diag_free(&d);
 	free(want);
@@ -1481,7 +1439,7 @@ policy_suite(void)
 
 	tc = tcase_create("file");
 	tcase_set_timeout(tc, 20);
-	tcase_add_unchecked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_add_unchecked_fixture(tc, unit_tmp_setup, unit_tmp_teardown);
 	tcase_add_test(tc, test_load_file);
 	tcase_add_test(tc, test_load_file_sha_exact);
 	tcase_add_test(tc, test_load_file_relative);

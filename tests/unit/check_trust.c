@@ -4,10 +4,12 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "runner.h"
 #include "trust.h"
 
 Suite *trust_suite(void);
@@ -82,6 +84,38 @@ START_TEST(test_store_path)
 }
 END_TEST
 
+static const struct {
+	uid_t owner;
+	const char *map;        /* /proc/self/uid_map, or NULL: unreadable */
+	bool unmapped;
+} unmapped_cases[] = {
+	/* The initial namespace maps every id: 65534 is nobody. */
+	{ 65534, "         0          0 4294967295\n", false },
+	{ 1000, "         0          0 4294967295\n", false },
+	/* A run's namespace of uid 65534: its own id is the overflow id. */
+	{ 65534, "     65534      65534          1\n", true },
+	{ 0, "     65534      65534          1\n", true },
+	{ 1000, "      1000       1000          1\n", false },
+	{ 65534, "      1000       1000          1\n", true },
+	{ 5, "         0       1000          1\n         5     100000  65536\n",
+	  false },
+	{ 65534, "         0     100000  65536\n", true },
+	/* Not mapped at all (unshare -U, no map written). */
+	{ 65534, "", true },
+	{ 65534, NULL, true },
+	{ 0, NULL, false },
+	{ 1000, "garbage\n", true },
+};
+
+START_TEST(test_owner_unmapped)
+{
+	ck_assert_msg(trust_owner_unmapped(unmapped_cases[_i].owner,
+	    unmapped_cases[_i].map, 65534) == unmapped_cases[_i].unmapped,
+	    "owner %u, map \"%s\"", (unsigned)unmapped_cases[_i].owner,
+	    unmapped_cases[_i].map ? unmapped_cases[_i].map : "(null)");
+}
+END_TEST
+
 START_TEST(test_foreign)
 {
 	char why[256];
@@ -103,19 +137,9 @@ trust_suite(void)
 	tcase_add_test(tc, test_real_path_missing);
 	tcase_add_test(tc, test_store_path);
 	tcase_add_test(tc, test_foreign);
+	tcase_add_loop_test(tc, test_owner_unmapped, 0, N(unmapped_cases));
 	suite_add_tcase(s, tc);
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(trust_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+UNIT_MAIN(trust_suite)

@@ -2,7 +2,11 @@
 #include "config.h"
 
 #include <check.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "runner.h"
 
@@ -17,4 +21,44 @@ unit_run(Suite *s)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+char unit_tmpdir[4096];
+
+void
+unit_tmp_setup(void)
+{
+	const char *t = getenv("TMPDIR");
+	char tmpl[4096], *real;
+
+	snprintf(tmpl, sizeof(tmpl), "%s/gx-check.XXXXXX",
+	    t != NULL && t[0] == '/' ? t : "/tmp");
+	if (mkdtemp(tmpl) == NULL) {
+		perror("mkdtemp");
+		abort();
+	}
+	real = realpath(tmpl, NULL);
+	if (real == NULL) {
+		perror("realpath");
+		abort();
+	}
+	snprintf(unit_tmpdir, sizeof(unit_tmpdir), "%s", real);
+	free(real);
+}
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void
+unit_tmp_teardown(void)
+{
+	if (unit_tmpdir[0] != '\0')
+		nftw(unit_tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	unit_tmpdir[0] = '\0';
 }

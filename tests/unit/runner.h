@@ -16,6 +16,17 @@
  */
 int unit_run(Suite *s);
 
+/*
+ * The temporary directory of a TCase: unit_tmp_setup() makes it (under
+ * $TMPDIR when absolute, else /tmp; its real path, so that paths compare
+ * lexically) and aborts when it cannot; unit_tmp_teardown() removes it
+ * with all it holds.  For tcase_add_unchecked_fixture(), which runs them
+ * in the parent, so every test of the TCase sees the same unit_tmpdir.
+ */
+extern char unit_tmpdir[4096];
+void unit_tmp_setup(void);
+void unit_tmp_teardown(void);
+
 #define UNIT_MAIN(suite_fn) \
 	int main(void); \
 	int main(void) { return unit_run(suite_fn()); }
