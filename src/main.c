@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "env.h"
 #include "filter.h"
+#include "fswatch.h"
 #include "log.h"
 #include "policy.h"
 #include "ns.h"
@@ -692,12 +693,13 @@ write_learned(struct state *st, const struct gx_outcome *out)
 {
 	const char *dst = st->opts.learn;
 	struct gx_diag d = { 0 };
-	char **used = NULL, *tmp, *slash;
+	char **used = NULL, *tmp, *slash, **reads, **writes;
 	int fd;
 
 	for (size_t i = 0; i < out->n_denied; i++)
 		if (filter_resolve(out->denied[i].name) >= 0)
 			used = strv_append(used, out->denied[i].name);
+	fswatch_propose(&st->pol, st->cwd, out, &reads, &writes);
 	slash = strrchr(dst, '/');
 	tmp = slash == NULL ? xasprintf(".%s.XXXXXX", dst) :
 	    xasprintf("%.*s/.%s.XXXXXX", (int)(slash - dst), dst, slash + 1);
@@ -708,7 +710,8 @@ write_learned(struct state *st, const struct gx_outcome *out)
 		(void)fchmod(fd, 0644);
 		close(fd);
 		if (check_learn_out(dst, &d) < 0 ||
-		    policy_write_learned(&st->pol, used, tmp, &d) < 0)
+		    policy_write_learned(&st->pol, used, reads, writes, tmp,
+		    &d) < 0)
 			unlink(tmp);
 		else if (rename(tmp, dst) < 0) {
 			diag_add(&d, "--learn %s: %s", dst, strerror(errno));
@@ -721,10 +724,14 @@ write_learned(struct state *st, const struct gx_outcome *out)
 		diag_print(&d);
 		diag_free(&d);
 	} else if (!st->opts.quiet) {
-		warnx_gx("learned %zu syscalls; wrote %s", strv_len(used), dst);
+		warnx_gx("learned %zu syscalls, %zu read and %zu write paths; "
+		    "wrote %s", strv_len(used), strv_len(reads),
+		    strv_len(writes), dst);
 	}
 	free(tmp);
 	strv_free(used);
+	strv_free(reads);
+	strv_free(writes);
 }
 
 /* @v bytes the way a policy writes a size: "2G", "512M", "64K", "100". */
@@ -809,6 +816,12 @@ explain_outcome(struct state *st, const struct gx_outcome *o, bool learn)
 	}
 	for (size_t i = 0; !learn && i < o->n_denied; i++)
 		explain_denial(st, &o->denied[i]);
+	for (size_t i = 0; i < o->n_fs_denied; i++) {
+		char *msg = fswatch_explain(&o->fs_denied[i]);
+
+		notice(st, "%s", msg);
+		free(msg);
+	}
 }
 
 /* --check: say where syscalls.allow and syscalls.deny overlap (deny
@@ -936,6 +949,7 @@ main(int argc, char **argv)
 		char *home = sys_caller_home();
 
 		st.store = trust_store_path(home);
+		fswatch_set_home(home);
 		free(home);
 	}
 	if (st.opts.trust != NULL) {
@@ -1124,6 +1138,7 @@ main(int argc, char **argv)
 	emit(&st, &out, out.error[0] ? out.error : NULL);
 	if (run.learn && out.status != GX_STATUS_REFUSED)
 		write_learned(&st, &out);
+	fswatch_outcome_free(&out);
 
 	filter_free(&filter);
 	state_free(&st);

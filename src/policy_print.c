@@ -19,6 +19,8 @@ struct printer {
 	FILE *out;
 	const struct gx_policy *pol;
 	char *const *allow;     /* syscalls.allow override (--learn) */
+	char *const *fs_read;   /* --learn: entries added to filesystem.read */
+	char *const *fs_write;  /* and to filesystem.write */
 };
 
 /* A libconfig string literal. */
@@ -52,6 +54,33 @@ print_list(FILE *out, const char *key, char *const *v)
 		print_str(out, v[i]);
 	}
 	fputs(" ];\n", out);
+}
+
+/* A filesystem list, with what --learn adds to it said in a comment. */
+static void
+print_paths(const struct printer *p, const char *key, char *const *v)
+{
+	char *const *add = strcmp(key, "read") == 0 ? p->fs_read :
+	    strcmp(key, "write") == 0 ? p->fs_write : NULL;
+	char **all = NULL;
+
+	if (add == NULL || add[0] == NULL) {
+		print_list(p->out, key, v);
+		return;
+	}
+	fputs("  # --learn added:", p->out);
+	for (size_t i = 0; add[i] != NULL; i++) {
+		fputc(' ', p->out);
+		print_str(p->out, add[i]);
+	}
+	fputc('\n', p->out);
+	for (size_t i = 0; v != NULL && v[i] != NULL; i++)
+		all = strv_append(all, v[i]);
+	for (size_t i = 0; add[i] != NULL; i++)
+		if (!strv_contains(all, add[i]))
+			all = strv_append(all, add[i]);
+	print_list(p->out, key, all);
+	strv_free(all);
 }
 
 static void
@@ -142,7 +171,10 @@ print_text(const struct printer *p, const struct gx_key *k, const void *field)
 	case GX_K_SYS_ALLOW:
 		print_list(p->out, k->name, p->allow ? p->allow : pol->sys_allow);
 		break;
-	case GX_K_ENV_ALLOW: case GX_K_SYS_DENY: case GX_K_PATHS:
+	case GX_K_PATHS:
+		print_paths(p, k->name, *(char **const *)field);
+		break;
+	case GX_K_ENV_ALLOW: case GX_K_SYS_DENY:
 		print_list(p->out, k->name, *(char **const *)field);
 		break;
 	case GX_K_ERRNO:
@@ -223,11 +255,22 @@ group_printed(const struct printer *p, const struct gx_group *g)
 	return true;
 }
 
+static void print_learned(const struct gx_policy *, FILE *, char *const *,
+    char *const *, char *const *);
+
 void
 policy_print(const struct gx_policy *pol, FILE *out,
     char *const *allow_override)
 {
-	const struct printer p = { out, pol, allow_override };
+	print_learned(pol, out, allow_override, NULL, NULL);
+}
+
+/* policy_print, with --learn's additions to the filesystem lists. */
+static void
+print_learned(const struct gx_policy *pol, FILE *out, char *const *allow,
+    char *const *reads, char *const *writes)
+{
+	const struct printer p = { out, pol, allow, reads, writes };
 
 	fprintf(out, "# effective policy of %s\n# sha256 %s\n",
 	    pol->path ? pol->path : "(stream)", pol->sha256);
@@ -250,7 +293,8 @@ policy_print(const struct gx_policy *pol, FILE *out,
 
 int
 policy_write_learned(const struct gx_policy *pol, char *const *used,
-    const char *out_path, struct gx_diag *diag)
+    char *const *reads, char *const *writes, const char *out_path,
+    struct gx_diag *diag)
 {
 	char **names = NULL;
 	int errsv, rc = 0;
@@ -277,7 +321,7 @@ policy_write_learned(const struct gx_policy *pol, char *const *used,
 		return -1;
 	}
 	fputs("# learned by guardexec --learn\n", f);
-	policy_print(pol, f, names);
+	print_learned(pol, f, names, reads, writes);
 	errsv = ferror(f) ? EIO : 0;
 	if (fclose(f) != 0 && errsv == 0)
 		errsv = errno;
