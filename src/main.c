@@ -700,6 +700,9 @@ write_learned(struct state *st, const struct gx_outcome *out)
 		if (filter_resolve(out->denied[i].name) >= 0)
 			used = strv_append(used, out->denied[i].name);
 	fswatch_propose(&st->pol, st->cwd, out, &reads, &writes);
+	/* limits_mechanisms() raised it for this run: learn it as written. */
+	if (st->pol.limits.processes.set)
+		st->pol.limits.processes.value = st->processes_policy;
 	slash = strrchr(dst, '/');
 	tmp = slash == NULL ? xasprintf(".%s.XXXXXX", dst) :
 	    xasprintf("%.*s/.%s.XXXXXX", (int)(slash - dst), dst, slash + 1);

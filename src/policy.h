@@ -25,6 +25,8 @@ struct gx_policy {
 	char *path;             /* absolute path of the policy file */
 	char *dir;              /* its directory */
 	char sha256[65];        /* hex sha256 of the file's bytes */
+	char *text;             /* those bytes (policy_load), or NULL: */
+	size_t text_len;        /*   --learn keeps their comments */
 	int version;
 	char *name;
 
@@ -101,8 +103,10 @@ void policy_print(const struct gx_policy *pol, FILE *out,
  * policy_print(), with syscalls.allow replaced by the sorted union of
  * its list as written and @used, and @reads and @writes (may be NULL)
  * added to filesystem.read and filesystem.write (a comment says which).
- * Paths are absolute (so the new file works from any directory).
- * Comments are not kept.  Returns 0, or -1 with a message in @diag.
+ * Paths are absolute (so the new file works from any directory).  The
+ * comments of the loaded bytes (pol->text) are kept, each above the
+ * setting it stood above or beside (those of a setting not printed at
+ * the end).  Returns 0, or -1 with a message in @diag.
  */
 int policy_write_learned(const struct gx_policy *pol, char *const *used,
     char *const *reads, char *const *writes, const char *out_path,

@@ -3,7 +3,7 @@
 # and --learn learns paths (deliverable 4): attacked as a command would
 # meet them, as root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 32
+plan 37
 
 SYSDIRS='"/usr", "/etc", "/lib", "/lib64", "/bin", "/dev/null", "/proc"'
 mkdir -p "$T/secret" "$T/out" "$T/ro" "$T/work"
@@ -28,10 +28,13 @@ for d in fs.get("denied", []):
 P=$(policy fs <<EOF2
 version = 1;
 name = "fsdeny";
+// the calls sh, cat and touch make
 syscalls: {
   allow = [ "@default", "@file-read", "@signal", "write", "writev", "clone",
             "clone3", "fork", "vfork", "wait4", "execve" ];
 };
+/* read-only but for
+   /dev/null */
 filesystem: { read = [ $SYSDIRS, "$T/ro", "." ]; write = [ "/dev/null" ]; };
 EOF2
 )
@@ -82,6 +85,9 @@ like "the learned read list adds the file read" "$learned" \
 like "the learned write list adds the directory written" "$learned" \
 	"write = \\[ \"/dev/null\", .*\"$T/out\""
 like "a comment says what --learn added" "$learned" "# --learn added: .*\"$T/out\""
+like "// and /* */ comments are kept, above their group" \
+	"$(grep -B2 '^filesystem: {' "$T/learned.cfg" | tr '\n' '|')" \
+	'^# read-only but for\|# /dev/null\|filesystem: \{'
 unlike "an allowed path syscall is not reported as used" \
 	"$(printf '%s\n' "$rec" | grep -o '"used":\[[^]]*\]')" '"openat"'
 rm -f "$T/out/file"
@@ -95,6 +101,16 @@ shipped_policies
 run_gx -C "$T/work" -p "$POL/readonly.cfg" --learn "$T/ro.cfg" -- touch newfile
 like "readonly.cfg: learning touch names the filesystem denial" "$err" \
 	"filesystem: $T/work/newfile is outside filesystem.write"
+learned=$(cat "$T/ro.cfg" 2>/dev/null)
+like "the learned policy keeps the base policy's header comment" "$learned" \
+	'^# readonly.cfg: inspecting a tree'
+is "a key's comment stays above that key" \
+	"$(grep -B1 '^  read = ' "$T/ro.cfg" | head -n 1)" \
+	'  # "/proc", not "/proc/self" (that would name guardexec'"'"'s process).'
+is "a comment beside a key is kept above it" \
+	"$(grep -B1 '^  processes = ' "$T/ro.cfg" | head -n 1)" \
+	'  # tasks, threads included (uid-wide where no cgroup)'
+like "limits as written, not as raised for the run" "$learned" '^  processes = 256;$'
 run_gx -C "$T/work" -p "$T/ro.cfg" -- touch newfile
 is "touch works under its learned policy" "$rc|$err" "0|"
 check "and made the file" test -e "$T/work/newfile"
