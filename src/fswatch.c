@@ -163,9 +163,12 @@ real_list(char *const *list, const char *cwd)
 	char **out = NULL;
 
 	for (size_t i = 0; list != NULL && list[i] != NULL; i++) {
-		char *r = real_of(strcmp(list[i], ".") == 0 ? cwd : list[i]);
+		const char *p = strcmp(list[i], ".") == 0 ? cwd : list[i];
+		char *r = real_of(p);
 
 		out = strv_append(out, r);
+		if (strcmp(r, p) != 0)  /* and as written: /bin, not /usr/bin */
+			out = strv_append(out, p);
 		free(r);
 	}
 	return out;
@@ -388,31 +391,39 @@ static void
 check_path(struct gx_fswatch *w, const char *abs, enum use use,
     const char *call, struct gx_outcome *out)
 {
-	char *real = real_of(abs), *entry = NULL;
+	/*
+	 * Only a learning run looks at the host for the command's paths
+	 * (symlinks, existence, .git): a trusted run (guardexec(1)).  In an
+	 * ordinary run that would tell a hostile command, through the
+	 * notices, what exists outside its view: there the path is
+	 * compared as written, resolved lexically only.
+	 */
+	bool host = w->learn;
+	char *real = host ? real_of(abs) : xstrdup(abs), *entry = NULL;
 	bool write = use == U_MOD || use == U_NEW, refused;
 
 	if (w->tmp_private && below(abs, "/tmp"))
 		goto done;
 	switch (use) {
 	case U_STAT:
-		refused = exists(real) && !covered(real, w->read) &&
+		refused = (!host || exists(real)) && !covered(real, w->read) &&
 		    !covered(real, w->write) && ((!above(real, w->read) &&
-		    !above(real, w->write)) || git_tree(real));
+		    !above(real, w->write)) || (host && git_tree(real)));
 		break;
 	case U_READ:
-		refused = exists(real) && !covered(real, w->read) &&
+		refused = (!host || exists(real)) && !covered(real, w->read) &&
 		    !covered(real, w->write);
 		break;
 	case U_MOD:
 		/* touch: utimensat on a file its open(O_CREAT) could not make */
-		if (!exists(real))
+		if (host && !exists(real))
 			entry = path_dirname(real);
-		refused = exists(entry != NULL ? entry : real) &&
+		refused = (!host || exists(entry != NULL ? entry : real)) &&
 		    !covered(real, w->write);
 		break;
 	case U_NEW:
 		entry = path_dirname(real);
-		refused = exists(entry) && !covered(real, w->write);
+		refused = (!host || exists(entry)) && !covered(real, w->write);
 		break;
 	case U_NONE: case U_OPEN: case U_OPEN2:
 	default:

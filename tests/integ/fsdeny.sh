@@ -3,7 +3,7 @@
 # and --learn learns paths (deliverable 4): attacked as a command would
 # meet them, as root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 37
+plan 39
 
 SYSDIRS='"/usr", "/etc", "/lib", "/lib64", "/bin", "/dev/null", "/proc"'
 mkdir -p "$T/secret" "$T/out" "$T/ro" "$T/work"
@@ -56,6 +56,14 @@ like "the notice is in the record's notices" "$rec" \
 run_gx -C "$T/work" -q -p "$P" -- touch newfile
 unlike "-q: no guardexec line on stderr" "$err" '^guardexec:'
 like "-q: the record still names the path" "$(rec_fs)" "^$T/work/newfile\\|write"
+
+# No existence oracle: what an ordinary run says about a path outside the
+# command's view does not depend on what exists there on the host.
+run_gx -C "$T/work" -p "$P" -- touch -c "$T/secret/f" "$T/secret/nodir/f"
+like "a hidden file that exists is named" "$err" \
+	"filesystem: $T/secret/f is outside filesystem.write \\(utimensat\\)"
+like "a hidden path that does not exist is named the same way" "$err" \
+	"filesystem: $T/secret/nodir/f is outside filesystem.write \\(utimensat\\)"
 
 # No syscalls group: nothing is notified, and the record says so.
 P2=$(policy fs2 <<EOF2
