@@ -279,8 +279,10 @@ add_seccomp(json_t *rec, const struct gx_record_in *in)
 }
 
 /*
- * filesystem (with a filesystem group): how denials are seen, and each
- * path the lists refused, by path, access and rule (fswatch.h).
+ * filesystem (with a filesystem group): how denials are observed, and
+ * each path the lists refused, by path, access and rule (fswatch.h).
+ * Named apart from seccomp's "denied" and "reporting", so that no
+ * reader of one finds the other.
  */
 static void
 add_filesystem(json_t *rec, const struct gx_record_in *in)
@@ -292,7 +294,7 @@ add_filesystem(json_t *rec, const struct gx_record_in *in)
 		return;
 	j = xjson(json_object());
 	list = xjson(json_array());
-	set(j, "reporting", json_string(o->fs_reporting[0] ? o->fs_reporting :
+	set(j, "observed", json_string(o->fs_reporting[0] ? o->fs_reporting :
 	    "not observable here (no seccomp listener)"));
 	for (size_t i = 0; i < o->n_fs_denied; i++) {
 		const struct gx_fsdenial *fd = &o->fs_denied[i];
@@ -315,9 +317,9 @@ add_filesystem(json_t *rec, const struct gx_record_in *in)
 		set(d, "count", json_integer((json_int_t)fd->count));
 		json_array_append_new(list, d);
 	}
-	set(j, "denied", list);
+	set(j, "paths", list);
 	if (o->fs_denied_overflow)
-		set(j, "denied_truncated", json_true());
+		set(j, "paths_truncated", json_true());
 	set(rec, "filesystem", j);
 }
 
@@ -464,7 +466,7 @@ audit_compact(json_t *rec, size_t max)
 		cut_strings(json_object_get(c, "advisory"), 4, 64);
 		/* A filesystem denial is a path and a notice: many can be long. */
 		cut_strings(json_object_get(json_object_get(c, "filesystem"),
-		    "denied"), steps[i].names, 0);
+		    "paths"), steps[i].names, 0);
 		cut_strings(json_object_get(c, "notices"), steps[i].names + 4,
 		    steps[i].len);
 		set(c, "compacted", json_true());

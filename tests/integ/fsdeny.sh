@@ -11,16 +11,16 @@ echo hidden > "$T/secret/f"
 echo old > "$T/ro/f"
 chmod -R a+rwX "$T/secret" "$T/out" "$T/ro" "$T/work"
 
-# rec_fs: the record's filesystem.denied as "path|access|rule|syscall" lines.
+# rec_fs: the record's filesystem.paths as "path|access|rule|syscall" lines.
 rec_fs() {
 	printf '%s\n' "$rec" | python3 -c '
 import json, sys
 r = json.loads(sys.stdin.read() or "{}")
 fs = r.get("filesystem") or {}
 if len(sys.argv) > 1:
-    print(fs.get("reporting", ""))
+    print(fs.get("observed", ""))
     sys.exit(0)
-for d in fs.get("denied", []):
+for d in fs.get("paths", []):
     print("%s|%s|%s|%s" % (d["path"], d["access"], d["rule"], d["syscall"]))
 ' "$@"
 }

@@ -1132,14 +1132,14 @@ START_TEST(test_filesystem_denials)
 	rec = audit_build(&x.in);
 	fs = json_object_get(rec, "filesystem");
 	ck_assert_ptr_nonnull(fs);
-	ck_assert_str_eq(str_at(fs, "reporting"), "learn");
-	ck_assert_uint_eq(json_array_size(json_object_get(fs, "denied")), N);
-	d = json_array_get(json_object_get(fs, "denied"), 1);
+	ck_assert_str_eq(str_at(fs, "observed"), "learn");
+	ck_assert_uint_eq(json_array_size(json_object_get(fs, "paths")), N);
+	d = json_array_get(json_object_get(fs, "paths"), 1);
 	ck_assert_str_eq(str_at(d, "access"), "write");
 	ck_assert_str_eq(str_at(d, "rule"), "filesystem.write");
 	ck_assert_str_eq(str_at(d, "syscall"), "openat");
 	ck_assert_int_eq(json_integer_value(json_object_get(d, "count")), 2);
-	d = json_array_get(json_object_get(fs, "denied"), 0);
+	d = json_array_get(json_object_get(fs, "paths"), 0);
 	ck_assert_str_eq(str_at(d, "access"), "read");
 	ck_assert(strncmp(str_at(d, "path_hex"), "2fff", 4) == 0);
 	text = audit_compact(rec, SYSLOG_MAX);
