@@ -131,6 +131,19 @@ fswatch_watched(const struct gx_policy *pol, int nr)
 }
 
 const char *
+fswatch_check_note(const struct gx_policy *pol)
+{
+	if (!pol->has_filesystem)
+		return NULL;
+	if (!pol->has_syscalls)
+		return "# filesystem denials: not observable in a run (no "
+		    "syscalls group); --learn OUT names every path outside "
+		    "the lists";
+	return "# filesystem denials: named for refused syscalls only; "
+	    "--learn OUT names every path outside the lists";
+}
+
+const char *
 fswatch_rule(bool write)
 {
 	return write ? "filesystem.write" : "filesystem.read";

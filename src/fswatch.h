@@ -74,6 +74,13 @@ bool fswatch_observe(struct gx_fswatch *w, const struct seccomp_notif *req,
 void fswatch_propose(const struct gx_policy *pol, const char *cwd,
     const struct gx_outcome *out, char ***read, char ***write);
 
+/*
+ * --check's line on how a run of @pol observes filesystem denials
+ * ("# filesystem denials: ..."), or NULL with no filesystem group.
+ * A static string.
+ */
+const char *fswatch_check_note(const struct gx_policy *pol);
+
 /* "filesystem.read" or "filesystem.write": the rule a denial broke. */
 const char *fswatch_rule(bool write);
 

@@ -1021,6 +1021,8 @@ main(int argc, char **argv)
 			notice(&st, "warning: running as root with no command.user: "
 			    "root inside the sandbox is still root");
 		print_check(&st, lookup_rc);
+		if (fswatch_check_note(&st.pol) != NULL)
+			printf("%s\n", fswatch_check_note(&st.pol));
 		if (nsb != 0) {
 			printf("# namespaces:");
 			for (int b = 0; gx_ns_names[b] != NULL; b++)

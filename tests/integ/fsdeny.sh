@@ -3,7 +3,7 @@
 # and --learn learns paths (deliverable 4): attacked as a command would
 # meet them, as root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 39
+plan 41
 
 SYSDIRS='"/usr", "/etc", "/lib", "/lib64", "/bin", "/dev/null", "/proc"'
 mkdir -p "$T/secret" "$T/out" "$T/ro" "$T/work"
@@ -65,6 +65,9 @@ like "a hidden file that exists is named" "$err" \
 like "a hidden path that does not exist is named the same way" "$err" \
 	"filesystem: $T/secret/nodir/f is outside filesystem.write \\(utimensat\\)"
 
+run_gx -p "$P" --check
+like "--check says how filesystem denials are observed" "$out" \
+	'^# filesystem denials: named for refused syscalls only; --learn OUT'
 # No syscalls group: nothing is notified, and the record says so.
 P2=$(policy fs2 <<EOF2
 version = 1;
@@ -75,6 +78,8 @@ EOF2
 run_gx -p "$P2" -- cat "$T/secret/f"
 like "without a syscalls group: not observable, said once in the record" \
 	"$(rec_fs r)" '^not observable here'
+run_gx -p "$P2" --check
+like "--check says so too" "$out" '^# filesystem denials: not observable in a run'
 
 # 2. --learn names what the lists refused, read and write, and learns it.
 cmd="cat $T/secret/f; echo new > $T/out/file; echo more >> $T/ro/f"
