@@ -310,8 +310,8 @@ proc_link(pid_t tid, const char *what)
 
 /*
  * The absolute path argument @a of @req names, as the task sees it
- * (relative ones against its cwd or dirfd; an empty or NULL path is the
- * dirfd's own file).  NULL when it cannot be had.
+ * (relative ones against its cwd or dirfd).  NULL when it cannot be had
+ * or is empty.
  */
 static char *
 arg_path(const struct seccomp_notif *req, const struct path_arg *a)
@@ -328,20 +328,26 @@ arg_path(const struct seccomp_notif *req, const struct path_arg *a)
 		free(path);
 		return abs;
 	}
-	if (path == NULL && addr != 0)
+	/*
+	 * No path, or an empty one (fstat, futimens, fexecve): a call on a
+	 * descriptor already open, which no filesystem rule looks at again
+	 * (stdin may be a file outside the lists).
+	 */
+	if (path == NULL || path[0] == '\0') {
+		free(path);
 		return NULL;
+	}
 	if (dirfd == AT_FDCWD) {
 		base = proc_link(tid, "cwd");
 	} else {
 		snprintf(what, sizeof(what), "fd/%d", dirfd);
 		base = proc_link(tid, what);
 	}
-	if (base == NULL || (path == NULL && dirfd == AT_FDCWD)) {
+	if (base == NULL) {
 		free(path);
-		free(base);
 		return NULL;
 	}
-	abs = path_resolve(base, path != NULL ? path : "");
+	abs = path_resolve(base, path);
 	free(path);
 	free(base);
 	return abs;
@@ -471,7 +477,9 @@ fswatch_observe(struct gx_fswatch *w, const struct seccomp_notif *req,
 		else if (use == U_OPEN2 && read_u64((pid_t)req->pid,
 		    req->data.args[(int)c->flags], &flags) < 0)
 			continue;
-		if (use == U_OPEN || use == U_OPEN2)
+		if ((use == U_OPEN || use == U_OPEN2) && (flags & O_PATH))
+			use = U_STAT;   /* no access: Landlock does not check it */
+		else if (use == U_OPEN || use == U_OPEN2)
 			use = (flags & O_CREAT) ? U_NEW :
 			    (flags & (O_WRONLY | O_RDWR | O_TRUNC)) ? U_MOD :
 			    U_READ;

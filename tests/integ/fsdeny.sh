@@ -3,7 +3,7 @@
 # and --learn learns paths (deliverable 4): attacked as a command would
 # meet them, as root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 41
+plan 42
 
 SYSDIRS='"/usr", "/etc", "/lib", "/lib64", "/bin", "/dev/null", "/proc"'
 mkdir -p "$T/secret" "$T/out" "$T/ro" "$T/work"
@@ -107,6 +107,14 @@ rm -f "$T/out/file"
 run_gx -p "$T/learned.cfg" -- sh -c "$cmd"
 is "the command runs under the learned policy" "$rc|$err" "0|"
 is "and wrote what it wrote" "$(cat "$T/out/file" 2>/dev/null)" new
+
+# A descriptor opened before the run (stdin from a file outside the lists)
+# is no denial: fstat on it looks up no path.
+sed 's/^name = "fsdeny";/name = "fsdeny-stdin";\ncommand: { stdin = "inherit"; };/' \
+	"$P" > "$T/stdin.cfg"
+run_gx -p "$T/stdin.cfg" --learn "$T/stdin-out.cfg" -- cat < "$T/secret/f"
+is "learn: stdin from a hidden file is read, and no denial" \
+	"$rc|$out|$(rec_fs)" "0|hidden|"
 
 # 3. touch under the shipped readonly.cfg: --learn proposes the path (and
 # the syscall); the learned policy lets touch work.
