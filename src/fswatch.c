@@ -492,6 +492,8 @@ fswatch_observe(struct gx_fswatch *w, const struct seccomp_notif *req,
 	return true;
 }
 
+static char *printable(const char *s);
+
 /* The directory holding ".git" at or above @p, below @stop; or NULL. */
 static char *
 git_root(const char *p, const char *stop)
@@ -562,13 +564,15 @@ prune(char **v, char *const *also)
 
 void
 fswatch_propose(const struct gx_policy *pol, const char *cwd,
-    const struct gx_outcome *out, char ***read, char ***write)
+    const struct gx_outcome *out, char ***read, char ***write,
+    char ***withheld)
 {
 	char **r = NULL, **wr = NULL, **have_r, **have_w, **both;
 	const char *home = caller_home;
 
 	*read = NULL;
 	*write = NULL;
+	*withheld = NULL;
 	if (!pol->has_filesystem)
 		return;
 	for (size_t i = 0; i < out->n_fs_denied; i++) {
@@ -578,6 +582,20 @@ fswatch_propose(const struct gx_policy *pol, const char *cwd,
 		if (d->entry == NULL || !exists(d->entry))
 			continue;
 		g = group_of(d->entry, home);
+		/* Never the whole tree, nor the whole home (or above it). */
+		if (strcmp(g, "/") == 0 || (home != NULL && below(home, g))) {
+			char *pp = printable(d->path);
+			char *why = xasprintf("%s %s (for %s)", fswatch_rule(
+			    d->write), g, pp);
+
+			free(pp);
+
+			if (!strv_contains(*withheld, why))
+				*withheld = strv_append(*withheld, why);
+			free(why);
+			free(g);
+			continue;
+		}
 		if (d->write)
 			wr = strv_append(wr, g);
 		else
@@ -606,14 +624,23 @@ fswatch_propose(const struct gx_policy *pol, const char *cwd,
 	strv_free(have_w);
 }
 
-char *
-fswatch_explain(const struct gx_fsdenial *d)
+/* A copy of @s with the bytes that are not printable as '?'. */
+static char *
+printable(const char *s)
 {
-	char *p = xstrdup(d->path), *msg;
+	char *p = xstrdup(s);
 
 	for (unsigned char *c = (unsigned char *)p; *c != '\0'; c++)
 		if (*c < 0x20 || *c == 0x7f)
 			*c = '?';
+	return p;
+}
+
+char *
+fswatch_explain(const struct gx_fsdenial *d)
+{
+	char *p = printable(d->path), *msg;
+
 	if (d->count > 1)
 		msg = xasprintf("filesystem: %s is outside %s (%s, x%lu)", p,
 		    fswatch_rule(d->write), d->syscall, d->count);

@@ -69,10 +69,14 @@ bool fswatch_observe(struct gx_fswatch *w, const struct seccomp_notif *req,
  * --learn: the entries to add to filesystem.read and filesystem.write
  * (new NULL-terminated lists, sorted, existing paths only, grouped: a git
  * work tree, $HOME/a/b, /proc; none below another or below an entry the
- * policy has).  Either may be NULL when there is nothing to add.
+ * policy has).  "/" and the caller's home (or a directory above it) are
+ * never proposed: they go to @withheld instead, as "filesystem.write
+ * /home/alice (for /home/alice/.bash_history)".  Each may be NULL when
+ * empty.
  */
 void fswatch_propose(const struct gx_policy *pol, const char *cwd,
-    const struct gx_outcome *out, char ***read, char ***write);
+    const struct gx_outcome *out, char ***read, char ***write,
+    char ***withheld);
 
 /*
  * --check's line on how a run of @pol observes filesystem denials

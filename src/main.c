@@ -693,13 +693,13 @@ write_learned(struct state *st, const struct gx_outcome *out)
 {
 	const char *dst = st->opts.learn;
 	struct gx_diag d = { 0 };
-	char **used = NULL, *tmp, *slash, **reads, **writes;
+	char **used = NULL, *tmp, *slash, **reads, **writes, **withheld;
 	int fd;
 
 	for (size_t i = 0; i < out->n_denied; i++)
 		if (filter_resolve(out->denied[i].name) >= 0)
 			used = strv_append(used, out->denied[i].name);
-	fswatch_propose(&st->pol, st->cwd, out, &reads, &writes);
+	fswatch_propose(&st->pol, st->cwd, out, &reads, &writes, &withheld);
 	/* limits_mechanisms() raised it for this run: learn it as written. */
 	if (st->pol.limits.processes.set)
 		st->pol.limits.processes.value = st->processes_policy;
@@ -731,10 +731,15 @@ write_learned(struct state *st, const struct gx_outcome *out)
 		    "wrote %s", strv_len(used), strv_len(reads),
 		    strv_len(writes), dst);
 	}
+	for (size_t i = 0; !st->opts.quiet && withheld != NULL &&
+	    withheld[i] != NULL; i++)
+		warnx_gx("--learn: not proposed, add it by hand if you mean it: "
+		    "%s", withheld[i]);
 	free(tmp);
 	strv_free(used);
 	strv_free(reads);
 	strv_free(writes);
+	strv_free(withheld);
 }
 
 /* @v bytes the way a policy writes a size: "2G", "512M", "64K", "100". */

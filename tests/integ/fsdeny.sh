@@ -3,7 +3,7 @@
 # and --learn learns paths (deliverable 4): attacked as a command would
 # meet them, as root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 42
+plan 45
 
 SYSDIRS='"/usr", "/etc", "/lib", "/lib64", "/bin", "/dev/null", "/proc"'
 mkdir -p "$T/secret" "$T/out" "$T/ro" "$T/work"
@@ -175,6 +175,15 @@ HOME=$H run_gx -p "$P" --learn "$T/pip.cfg" -- sh -c \
 	"echo 1 > $H/.cache/pip/http/a/x; echo 2 > $H/.cache/pip/http/b/y"
 like "~/.cache/pip is proposed as one write entry" \
 	"$(grep 'write = ' "$T/pip.cfg")" "\"/dev/null\", \"$H/.cache/pip\" \\];"
+
+# Never "/" nor the whole home: withheld, and said so.
+HOME=$H run_gx -p "$P" --learn "$T/wide.cfg" -- sh -c "echo 1 >> $H/.history; ls / > /dev/null"
+like "learning does not propose write access to the whole home" "$err" \
+	"not proposed, add it by hand if you mean it: filesystem.write $H \\(for $H/.history\\)"
+like "nor reading /" "$err" \
+	'not proposed, add it by hand if you mean it: filesystem.read / \(for /\)'
+unlike "the learned lists have neither" "$(grep -E '^  (read|write) = ' "$T/wide.cfg")" \
+	"\"$H\"|\"/\""
 
 # 6. The same as uid 65534.
 if ! unpriv_setup; then
