@@ -3,7 +3,7 @@
 # and --learn learns paths (deliverable 4): attacked as a command would
 # meet them, as root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 45
+plan 46
 
 SYSDIRS='"/usr", "/etc", "/lib", "/lib64", "/bin", "/dev/null", "/proc"'
 mkdir -p "$T/secret" "$T/out" "$T/ro" "$T/work"
@@ -103,6 +103,15 @@ like "// and /* */ comments are kept, above their group" \
 	'^# read-only but for\|# /dev/null\|filesystem: \{'
 unlike "an allowed path syscall is not reported as used" \
 	"$(printf '%s\n' "$rec" | grep -o '"used":\[[^]]*\]')" '"openat"'
+if python3 -c 'import jsonschema' 2> /dev/null; then
+	printf '%s\n' "$rec" | python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.loads(sys.stdin.read()), json.load(open(sys.argv[1])))
+' "$TOP_SRCDIR/audit/record.schema.json"
+	is "the record, filesystem object included, validates against record.schema.json" "$?" 0
+else
+	skip "python3 jsonschema is not installed"
+fi
 rm -f "$T/out/file"
 run_gx -p "$T/learned.cfg" -- sh -c "$cmd"
 is "the command runs under the learned policy" "$rc|$err" "0|"
