@@ -10,6 +10,7 @@
 
 #include "explain.h"
 #include "filter.h"
+#include "fswatch.h"
 #include "util.h"
 
 /* @v bytes the way a policy writes a size: "2G", "512M", "64K", "100". */
@@ -94,4 +95,10 @@ explain_outcome(struct gx_state *st, const struct gx_outcome *o, bool learn)
 	}
 	for (size_t i = 0; !learn && i < o->n_denied; i++)
 		explain_denial(st, &o->denied[i]);
+	for (size_t i = 0; i < o->n_fs_denied; i++) {
+		char *msg = fswatch_explain(&o->fs_denied[i]);
+
+		notice(st, "%s", msg);
+		free(msg);
+	}
 }

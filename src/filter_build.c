@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "fswatch.h"
 #include "log.h"
 #include "policy.h"
 #include "util.h"
@@ -137,6 +138,17 @@ build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
 
 enum variant { V_PLAIN, V_NOTIFY, V_LEARN };
 
+/*
+ * --learn learns paths too (issue 15): the path syscalls the allowlist
+ * has still go to the listener, which reads their paths and lets them
+ * through (fswatch.h).  Learning only; ordinary runs never notify them.
+ */
+static bool
+learn_notified(const struct gx_policy *pol, enum variant v, int nr)
+{
+	return v == V_LEARN && fswatch_watched(pol, nr);
+}
+
 static int
 build_policy(const struct gx_policy *pol, enum variant v,
     struct sock_fprog *prog, struct gx_diag *diag)
@@ -174,7 +186,7 @@ build_policy(const struct gx_policy *pol, enum variant v,
 		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	for (size_t i = 0; rc == 0 && allow[i] != NULL; i++) {
 		nr = seccomp_syscall_resolve_name(allow[i]);
-		if (nr == __NR_SCMP_ERROR)
+		if (nr == __NR_SCMP_ERROR || learn_notified(pol, v, nr))
 			continue;
 		rc = allow_one(ctx, nr);
 	}

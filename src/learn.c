@@ -16,6 +16,7 @@
 
 #include "decide.h"
 #include "filter.h"
+#include "fswatch.h"
 #include "learn.h"
 #include "trust.h"
 #include "util.h"
@@ -82,12 +83,16 @@ learn_write(struct gx_state *st, const struct gx_outcome *out)
 {
 	const char *dst = st->opts.learn;
 	struct gx_diag d = { 0 };
-	char **used = NULL, *tmp, *slash;
+	char **used = NULL, *tmp, *slash, **reads, **writes, **withheld;
 	int fd;
 
 	for (size_t i = 0; i < out->n_denied; i++)
 		if (filter_resolve(out->denied[i].name) >= 0)
 			used = strv_append(used, out->denied[i].name);
+	fswatch_propose(&st->pol, st->cwd, out, &reads, &writes, &withheld);
+	/* mechanisms_limits() raised it for this run: learn it as written. */
+	if (st->pol.limits.processes.set)
+		st->pol.limits.processes.value = st->processes_policy;
 	slash = strrchr(dst, '/');
 	tmp = slash == NULL ? xasprintf(".%s.XXXXXX", dst) :
 	    xasprintf("%.*s/.%s.XXXXXX", (int)(slash - dst), dst, slash + 1);
@@ -98,7 +103,8 @@ learn_write(struct gx_state *st, const struct gx_outcome *out)
 		(void)fchmod(fd, 0644);
 		close(fd);
 		if (learn_check_out(dst, &d) < 0 ||
-		    policy_write_learned(&st->pol, used, tmp, &d) < 0)
+		    policy_write_learned(&st->pol, used, reads, writes, tmp,
+		    &d) < 0)
 			unlink(tmp);
 		else if (rename(tmp, dst) < 0) {
 			diag_add(&d, "--learn %s: %s", dst, strerror(errno));
@@ -111,8 +117,17 @@ learn_write(struct gx_state *st, const struct gx_outcome *out)
 		diag_print(&d);
 		diag_free(&d);
 	} else if (!st->opts.quiet) {
-		warnx_gx("learned %zu syscalls; wrote %s", strv_len(used), dst);
+		warnx_gx("learned %zu syscalls, %zu read and %zu write paths; "
+		    "wrote %s", strv_len(used), strv_len(reads),
+		    strv_len(writes), dst);
 	}
+	for (size_t i = 0; !st->opts.quiet && withheld != NULL &&
+	    withheld[i] != NULL; i++)
+		warnx_gx("--learn: not proposed, add it by hand if you mean it: "
+		    "%s", withheld[i]);
 	free(tmp);
 	strv_free(used);
+	strv_free(reads);
+	strv_free(writes);
+	strv_free(withheld);
 }

@@ -21,6 +21,7 @@
 #include "emit.h"
 #include "explain.h"
 #include "filter.h"
+#include "fswatch.h"
 #include "learn.h"
 #include "log.h"
 #include "mechanisms.h"
@@ -85,6 +86,7 @@ early_mode(int argc, char **argv, struct gx_state *st, int *rc)
 		char *home = sys_caller_home();
 
 		st->store = trust_store_path(home);
+		fswatch_set_home(home);
 		free(home);
 	}
 	if (st->opts.trust != NULL) {
@@ -215,6 +217,7 @@ run_command(struct gx_state *st, struct gx_diag *d)
 	emit(st, &out, out.error[0] ? out.error : NULL);
 	if (run.learn && out.status != GX_STATUS_REFUSED)
 		learn_write(st, &out);
+	fswatch_outcome_free(&out);
 
 	filter_free(&filter);
 	state_free(st);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "fswatch.h"
 #include "mechanisms.h"
 #include "modes.h"
 #include "ns.h"
@@ -174,6 +175,8 @@ mode_check(struct gx_state *st, int lookup_rc)
 		notice(st, "warning: running as root with no command.user: "
 		    "root inside the sandbox is still root");
 	print_check(st, lookup_rc);
+	if (fswatch_check_note(&st->pol) != NULL)
+		printf("%s\n", fswatch_check_note(&st->pol));
 	print_namespaces(st, nsb, why);
 }
 

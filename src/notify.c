@@ -19,6 +19,7 @@
 #include "notify.h"
 #include "policy.h"
 #include "supervise.h"
+#include "util.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -37,10 +38,31 @@ notify_init(struct gx_notify *ns, const struct gx_run *run,
 	ns->out = out;
 	strlcpy(out->reporting, run->filter->notify.len > 0 ? "notify" : "off",
 	    sizeof(out->reporting));
+	fswatch_init(&ns->fs, run->pol, run->cwd, run->learn);
 	if (run->filter->notify.len > 0 &&
 	    seccomp_notify_alloc(&ns->req, &ns->resp) != 0)
 		return -1;
 	return 0;
+}
+
+/* The record's filesystem.reporting, once the listener's fate is known. */
+static void
+fs_reporting(struct gx_notify *ns)
+{
+	const char *how;
+
+	if (ns->out == NULL || !ns->fs.active)
+		return;
+	if (strcmp(ns->out->reporting, "notify") != 0)
+		how = "not observable here (needs --learn, or a syscalls group "
+		    "for the paths of refused syscalls)";
+	else if (ns->run->learn)
+		how = "learn: every path syscall checked against the lists";
+	else
+		how = "refused syscalls only: other filesystem denials are not "
+		    "observable here (needs --learn; Landlock audit needs "
+		    "Linux >= 6.15 with the audit subsystem on)";
+	strlcpy(ns->out->fs_reporting, how, sizeof(ns->out->fs_reporting));
 }
 
 static void
@@ -106,7 +128,20 @@ notify_handle(struct gx_notify *ns)
 	    seccomp_notify_id_valid(ns->fd, req->id) == 0) {
 		resp->val = noop_val;   /* a no-op id call: not a denial */
 	} else {
+		bool path_call = fswatch_observe(&ns->fs, req, ns->fd, ns->out);
+
 		name = filter_syscall_name(req->data.arch, req->data.nr);
+		/*
+		 * Learning: a path syscall the allowlist has is notified only
+		 * for its path (fswatch_watched); it is neither used nor denied.
+		 */
+		if (ns->run->learn && path_call && pol->has_syscalls &&
+		    strv_contains(pol->sys_allow, name)) {
+			free(name);
+			resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+			(void)seccomp_notify_respond(ns->fd, resp);
+			return;
+		}
 		count_denial(ns->out, name);
 		free(name);
 		if (ns->run->learn || pol->default_action == GX_ACTION_LOG) {
@@ -242,7 +277,9 @@ notify_close(struct gx_notify *ns)
 void
 notify_free(struct gx_notify *ns)
 {
+	fs_reporting(ns);
 	notify_close(ns);
+	fswatch_free(&ns->fs);
 	seccomp_notify_free(ns->req, ns->resp);
 	ns->req = NULL;
 	ns->resp = NULL;

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "fswatch.h"
+
 struct gx_run;
 struct gx_outcome;
 struct child_err;
@@ -27,10 +29,12 @@ struct gx_notify {
 	bool in_ns;                 /* child is a namespace init (set before) */
 	bool exec_done;             /* past the marker syscall */
 	struct gx_outcome *out;     /* denials are counted here */
+	struct gx_fswatch fs;       /* paths against the filesystem lists */
 };
 
 /*
- * Prepare @ns for @run (sets out->reporting to "notify" or "off").
+ * Prepare @ns for @run (sets out->reporting to "notify" or "off", and
+ * out->fs_reporting: how filesystem denials are seen, see fswatch.h).
  * Returns 0, or -1 when the notification buffers cannot be allocated.
  */
 int notify_init(struct gx_notify *ns, const struct gx_run *run,

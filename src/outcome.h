@@ -46,6 +46,20 @@ struct gx_denial {
 	unsigned long count;
 };
 
+/*
+ * A path the filesystem rules refuse (fswatch.h), and how often it was
+ * tried.  The strings are malloc'd (fswatch_outcome_free).
+ */
+struct gx_fsdenial {
+	char *path;                 /* absolute, as the command named it */
+	char *entry;                /* what --learn adds for it, or NULL */
+	char syscall[40];           /* the first call that tried it */
+	bool write;                 /* outside filesystem.write, else .read */
+	unsigned long count;
+};
+
+#define GX_MAX_FS_DENIED 256
+
 struct gx_outcome {
 	enum gx_status status;
 	int exit_code;              /* guardexec's exit status */
@@ -71,6 +85,11 @@ struct gx_outcome {
 	bool denied_overflow;       /* more names than GX_MAX_DENIED */
 	char reporting[192];         /* "notify", "off", or "unavailable: ..." */
 	bool seccomp_killed;        /* the command died of a denied syscall */
+	/* filesystem denials by path (fswatch.h) and how they are seen */
+	struct gx_fsdenial *fs_denied;
+	size_t n_fs_denied;
+	bool fs_denied_overflow;
+	char fs_reporting[256];
 	unsigned namespaces;        /* GX_NS_* (ns.h) the command ran in */
 	char ns_missing[128];       /* why none, when they were asked for */
 };

@@ -25,6 +25,8 @@ struct gx_policy {
 	char *path;             /* absolute path of the policy file */
 	char *dir;              /* its directory */
 	char sha256[65];        /* hex sha256 of the file's bytes */
+	char *text;             /* those bytes (policy_load), or NULL: */
+	size_t text_len;        /*   --learn keeps their comments */
 	int version;
 	char *name;
 
@@ -99,12 +101,16 @@ void policy_print(const struct gx_policy *pol, FILE *out,
  * --learn: write to @out_path the policy @pol as loaded (never the file
  * as it is now, which the command may have rewritten), printed as by
  * policy_print(), with syscalls.allow replaced by the sorted union of
- * its list as written and @used.  Paths are absolute (so the new file
- * works from any directory).  Comments are not kept.  Returns 0, or -1
- * with a message in @diag.
+ * its list as written and @used, and @reads and @writes (may be NULL)
+ * added to filesystem.read and filesystem.write (a comment says which).
+ * Paths are absolute (so the new file works from any directory).  The
+ * comments of the loaded bytes (pol->text) are kept, each above the
+ * setting it stood above or beside (those of a setting not printed at
+ * the end).  Returns 0, or -1 with a message in @diag.
  */
 int policy_write_learned(const struct gx_policy *pol, char *const *used,
-    const char *out_path, struct gx_diag *diag);
+    char *const *reads, char *const *writes, const char *out_path,
+    struct gx_diag *diag);
 
 /*
  * --init: write the starter policy to @out, generated from the key table:

@@ -196,12 +196,15 @@ policy_load(const char *path, bool privileged, struct gx_policy *pol,
 		die("fmemopen: out of memory");
 	rc = policy_load_stream(f, path, dir, hex, pol, diag);
 	fclose(f);
-	free(buf);
 	free(dir);
-	if (rc == 0)
+	if (rc == 0) {
 		pol->path = abs;
-	else
+		pol->text = buf;        /* --learn keeps the comments */
+		pol->text_len = len;
+	} else {
 		free(abs);
+		free(buf);
+	}
 	return rc;
 }
 
@@ -224,5 +227,6 @@ policy_free(struct gx_policy *pol)
 	free(pol->advisory);
 	free(pol->audit_log);
 	free(pol->audit_facility_name);
+	free(pol->text);
 	memset(pol, 0, sizeof(*pol));
 }

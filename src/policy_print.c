@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,168 @@
 #include "policy_value.h"
 #include "util.h"
 
+/* A comment of the loaded policy, and the setting it belongs to. */
+struct comment {
+	char *where;            /* "version", "limits", "limits.timeout" */
+	char *line;             /* "# ...", one line */
+	bool used;
+};
+
 struct printer {
 	FILE *out;
 	const struct gx_policy *pol;
 	char *const *allow;     /* syscalls.allow override (--learn) */
+	char *const *fs_read;   /* --learn: entries added to filesystem.read */
+	char *const *fs_write;  /* and to filesystem.write */
+	struct comment *c;      /* --learn: the base policy's comments */
+	size_t n_c;
 };
+
+static void
+add_comment(struct comment **c, size_t *n, const char *where,
+    const char *text, size_t len)
+{
+	struct comment *t = xreallocarray(*c, *n + 1, sizeof(**c));
+
+	while (len > 0 && (text[len - 1] == '\r' || text[len - 1] == ' ' ||
+	    text[len - 1] == '\t'))
+		len--;
+	while (len > 0 && (text[0] == ' ' || text[0] == '\t')) {
+		text++;
+		len--;
+	}
+	t[*n].where = xstrdup(where);
+	t[*n].line = text[0] == '#' ? xasprintf("%.*s", (int)len, text) :
+	    xasprintf("# %.*s", (int)len, text);
+	t[*n].used = false;
+	*c = t;
+	(*n)++;
+}
+
+/* Hold @text (a comment's body) until its setting is known. */
+static void
+hold(char ***pending, const char *text, size_t len)
+{
+	char *l = xasprintf("%.*s", (int)len, text);
+
+	*pending = strv_append(*pending, l);
+	free(l);
+}
+
+static void
+flush(struct comment **c, size_t *n, char ***pending, const char *where)
+{
+	for (size_t i = 0; *pending != NULL && (*pending)[i] != NULL; i++)
+		add_comment(c, n, where, (*pending)[i], strlen((*pending)[i]));
+	strv_free(*pending);
+	*pending = NULL;
+}
+
+/*
+ * The comments of @buf, each tied to the setting it stands above (or
+ * beside, on the same line, or inside the list of); the rest to "".
+ * A small scanner of libconfig's lexical shape: strings, #, // and
+ * C comments, names followed by = or :, braces, brackets, parentheses.
+ */
+static void
+scan_comments(const char *buf, size_t len, struct comment **c, size_t *n)
+{
+	char **pending = NULL, group[64] = "", owner[160] = "";
+	int depth = 0, lists = 0;
+	bool owner_line = false;
+
+	*c = NULL;
+	*n = 0;
+	for (size_t i = 0; i < len; i++) {
+		char ch = buf[i];
+
+		if (ch == '\n') {
+			owner_line = false;
+		} else if (ch == '"') {
+			for (i++; i < len && buf[i] != '"'; i++)
+				if (buf[i] == '\\')
+					i++;
+		} else if (ch == '#' || (ch == '/' && i + 1 < len &&
+		    buf[i + 1] == '/')) {
+			size_t j = i;
+
+			while (j < len && buf[j] != '\n')
+				j++;
+			if ((owner_line || lists > 0) && owner[0] != '\0')
+				add_comment(c, n, owner, buf + i, j - i);
+			else
+				hold(&pending, buf + i, j - i);
+			i = j - 1;
+		} else if (ch == '/' && i + 1 < len && buf[i + 1] == '*') {
+			size_t j = i + 2, start = j;
+
+			for (; j < len && !(buf[j] == '*' && j + 1 < len &&
+			    buf[j + 1] == '/'); j++) {
+				if (buf[j] == '\n') {
+					if (j > start)
+						hold(&pending, buf + start,
+						    j - start);
+					start = j + 1;
+				}
+			}
+			if (j > start)
+				hold(&pending, buf + start, j - start);
+			i = j + 1;
+		} else if (ch == '{') {
+			depth++;
+		} else if (ch == '}') {
+			depth--;
+		} else if (ch == '[' || ch == '(') {
+			lists++;
+		} else if (ch == ']' || ch == ')') {
+			lists--;
+		} else if (lists == 0 && (isalpha((unsigned char)ch) ||
+		    ch == '_')) {
+			size_t j = i, k;
+
+			while (j < len && (isalnum((unsigned char)buf[j]) ||
+			    buf[j] == '_' || buf[j] == '-' || buf[j] == '*'))
+				j++;
+			for (k = j; k < len && isspace((unsigned char)buf[k]) &&
+			    buf[k] != '\n'; k++)
+				;
+			if (k < len && (buf[k] == '=' || buf[k] == ':') &&
+			    depth <= 1 && j - i < 64) {
+				if (depth == 0) {
+					snprintf(group, sizeof(group), "%.*s",
+					    (int)(j - i), buf + i);
+					strlcpy(owner, group, sizeof(owner));
+				} else {
+					snprintf(owner, sizeof(owner), "%s.%.*s",
+					    group, (int)(j - i), buf + i);
+				}
+				flush(c, n, &pending, owner);
+				owner_line = true;
+			}
+			i = j - 1;
+		}
+	}
+	flush(c, n, &pending, "");
+}
+
+/* The comments held for @where (a group, or "group.key"). */
+static void
+print_comments(const struct printer *p, const char *group, const char *key)
+{
+	char where[160];
+
+	if (key != NULL)
+		snprintf(where, sizeof(where), "%s.%s", group, key);
+	else
+		strlcpy(where, group, sizeof(where));
+	for (size_t i = 0; i < p->n_c; i++) {
+		if (p->c[i].used || strcmp(p->c[i].where, where) != 0)
+			continue;
+		fprintf(p->out, "%s%s\n", key != NULL ? "  " : "",
+		    p->c[i].line);
+		p->c[i].used = true;
+	}
+}
 
 /* A libconfig string literal. */
 static void
@@ -52,6 +210,33 @@ print_list(FILE *out, const char *key, char *const *v)
 		print_str(out, v[i]);
 	}
 	fputs(" ];\n", out);
+}
+
+/* A filesystem list, with what --learn adds to it said in a comment. */
+static void
+print_paths(const struct printer *p, const char *key, char *const *v)
+{
+	char *const *add = strcmp(key, "read") == 0 ? p->fs_read :
+	    strcmp(key, "write") == 0 ? p->fs_write : NULL;
+	char **all = NULL;
+
+	if (add == NULL || add[0] == NULL) {
+		print_list(p->out, key, v);
+		return;
+	}
+	fputs("  # --learn added:", p->out);
+	for (size_t i = 0; add[i] != NULL; i++) {
+		fputc(' ', p->out);
+		print_str(p->out, add[i]);
+	}
+	fputc('\n', p->out);
+	for (size_t i = 0; v != NULL && v[i] != NULL; i++)
+		all = strv_append(all, v[i]);
+	for (size_t i = 0; add[i] != NULL; i++)
+		if (!strv_contains(all, add[i]))
+			all = strv_append(all, add[i]);
+	print_list(p->out, key, all);
+	strv_free(all);
 }
 
 static void
@@ -142,7 +327,10 @@ print_text(const struct printer *p, const struct gx_key *k, const void *field)
 	case GX_K_SYS_ALLOW:
 		print_list(p->out, k->name, p->allow ? p->allow : pol->sys_allow);
 		break;
-	case GX_K_ENV_ALLOW: case GX_K_SYS_DENY: case GX_K_PATHS:
+	case GX_K_PATHS:
+		print_paths(p, k->name, *(char **const *)field);
+		break;
+	case GX_K_ENV_ALLOW: case GX_K_SYS_DENY:
 		print_list(p->out, k->name, *(char **const *)field);
 		break;
 	case GX_K_ERRNO:
@@ -223,15 +411,32 @@ group_printed(const struct printer *p, const struct gx_group *g)
 	return true;
 }
 
+static void print_learned(const struct gx_policy *, FILE *, char *const *,
+    char *const *, char *const *, bool);
+
 void
 policy_print(const struct gx_policy *pol, FILE *out,
     char *const *allow_override)
 {
-	const struct printer p = { out, pol, allow_override };
+	print_learned(pol, out, allow_override, NULL, NULL, false);
+}
+
+/* policy_print, with --learn's additions to the filesystem lists. */
+static void
+print_learned(const struct gx_policy *pol, FILE *out, char *const *allow,
+    char *const *reads, char *const *writes, bool comments)
+{
+	struct printer p = { out, pol, allow, reads, writes, NULL, 0 };
+
+	if (comments && pol->text != NULL)
+		scan_comments(pol->text, pol->text_len, &p.c, &p.n_c);
 
 	fprintf(out, "# effective policy of %s\n# sha256 %s\n",
 	    pol->path ? pol->path : "(stream)", pol->sha256);
-	fprintf(out, "version = %d;\nname = ", pol->version);
+	print_comments(&p, "version", NULL);
+	fprintf(out, "version = %d;\n", pol->version);
+	print_comments(&p, "name", NULL);
+	fputs("name = ", out);
 	print_str(out, pol->name);
 	fputs(";\n", out);
 	for (const struct gx_group *g = gx_groups; g->name != NULL; g++) {
@@ -240,17 +445,36 @@ policy_print(const struct gx_policy *pol, FILE *out,
 				fprintf(out, "\n%s\n", g->absent);
 			continue;
 		}
-		fprintf(out, "\n%s: {\n", g->name);
-		for (const struct gx_key *k = gx_keys; k->name != NULL; k++)
-			if (k->group != NULL && strcmp(k->group, g->name) == 0)
-				print_key(&p, k);
+		fputs("\n", out);
+		print_comments(&p, g->name, NULL);
+		fprintf(out, "%s: {\n", g->name);
+		for (const struct gx_key *k = gx_keys; k->name != NULL; k++) {
+			if (k->group == NULL || strcmp(k->group, g->name) != 0)
+				continue;
+			print_comments(&p, g->name, k->name);
+			print_key(&p, k);
+		}
 		fputs("};\n", out);
 	}
+	for (size_t i = 0, n = 0; i < p.n_c; i++) {
+		if (p.c[i].used)
+			continue;
+		if (n++ == 0)
+			fputs("\n# comments of the base policy whose setting is "
+			    "not printed above:\n", out);
+		fprintf(out, "%s\n", p.c[i].line);
+	}
+	for (size_t i = 0; i < p.n_c; i++) {
+		free(p.c[i].where);
+		free(p.c[i].line);
+	}
+	free(p.c);
 }
 
 int
 policy_write_learned(const struct gx_policy *pol, char *const *used,
-    const char *out_path, struct gx_diag *diag)
+    char *const *reads, char *const *writes, const char *out_path,
+    struct gx_diag *diag)
 {
 	char **names = NULL;
 	int errsv, rc = 0;
@@ -277,7 +501,7 @@ policy_write_learned(const struct gx_policy *pol, char *const *used,
 		return -1;
 	}
 	fputs("# learned by guardexec --learn\n", f);
-	policy_print(pol, f, names);
+	print_learned(pol, f, names, reads, writes, true);
 	errsv = ferror(f) ? EIO : 0;
 	if (fclose(f) != 0 && errsv == 0)
 		errsv = errno;

@@ -278,6 +278,51 @@ add_seccomp(json_t *rec, const struct gx_record_in *in)
 	set(rec, "seccomp", j);
 }
 
+/*
+ * filesystem (with a filesystem group): how denials are observed, and
+ * each path the lists refused, by path, access and rule (fswatch.h).
+ * Named apart from seccomp's "denied" and "reporting", so that no
+ * reader of one finds the other.
+ */
+static void
+add_filesystem(json_t *rec, const struct gx_record_in *in)
+{
+	const struct gx_outcome *o = in->outcome;
+	json_t *j, *list;
+
+	if (o == NULL || in->pol == NULL || !in->pol->has_filesystem)
+		return;
+	j = xjson(json_object());
+	list = xjson(json_array());
+	set(j, "observed", json_string(o->fs_reporting[0] ? o->fs_reporting :
+	    "not observable here (no seccomp listener)"));
+	for (size_t i = 0; i < o->n_fs_denied; i++) {
+		const struct gx_fsdenial *fd = &o->fs_denied[i];
+		json_t *d = xjson(json_object());
+		bool lossy;
+
+		set(d, "path", str_lossy(fd->path, &lossy));
+		if (lossy) {
+			size_t n = strlen(fd->path);
+			char *hex = xmalloc(2 * n + 1);
+
+			hex_encode((const unsigned char *)fd->path, n, hex);
+			set(d, "path_hex", json_string(hex));
+			free(hex);
+		}
+		set(d, "access", json_string(fd->write ? "write" : "read"));
+		set(d, "rule", json_string(fd->write ? "filesystem.write" :
+		    "filesystem.read"));
+		set(d, "syscall", json_string(fd->syscall));
+		set(d, "count", json_integer((json_int_t)fd->count));
+		json_array_append_new(list, d);
+	}
+	set(j, "paths", list);
+	if (o->fs_denied_overflow)
+		set(j, "paths_truncated", json_true());
+	set(rec, "filesystem", j);
+}
+
 /* rusage, limit_hit, isolation. */
 static void
 add_resources(json_t *rec, const struct gx_record_in *in)
@@ -349,6 +394,7 @@ audit_build(const struct gx_record_in *in)
 	add_policy(rec, in);
 	add_result(rec, o);
 	add_seccomp(rec, in);
+	add_filesystem(rec, in);
 	add_resources(rec, in);
 	if (o != NULL && o->n_forwarded > 0) {
 		j = xjson(json_array());
@@ -418,6 +464,11 @@ audit_compact(json_t *rec, size_t max)
 		cut_strings(json_object_get(json_object_get(c, "env"),
 		    "dropped"), steps[i].names, 64);
 		cut_strings(json_object_get(c, "advisory"), 4, 64);
+		/* A filesystem denial is a path and a notice: many can be long. */
+		cut_strings(json_object_get(json_object_get(c, "filesystem"),
+		    "paths"), steps[i].names, 0);
+		cut_strings(json_object_get(c, "notices"), steps[i].names + 4,
+		    steps[i].len);
 		set(c, "compacted", json_true());
 		set(c, "syslog_truncated", json_true());
 	}

@@ -1062,6 +1062,62 @@ START_TEST(test_compact_small)
 }
 END_TEST
 
+/*
+ * Filesystem denials (fswatch.h): each by path, access and rule, a
+ * non-UTF-8 path also in hex; many long ones still fit syslog's copy.
+ */
+START_TEST(test_filesystem_denials)
+{
+	enum { N = 200 };
+	json_t *rec, *obj, *fs, *d;
+	char *notices[N + 1] = { NULL }, *text;
+	struct fix x;
+
+	fix_init(&x, plain_argv, true);
+	x.pol.has_filesystem = true;
+	strlcpy(x.out.fs_reporting, "learn", sizeof(x.out.fs_reporting));
+	x.out.fs_denied = xcalloc(N, sizeof(*x.out.fs_denied));
+	for (size_t i = 0; i < N; i++) {
+		struct gx_fsdenial *fd = &x.out.fs_denied[i];
+
+		fd->path = xasprintf("/home/alice/%0300zu", i);
+		fd->write = i % 2;
+		fd->count = i + 1;
+		strlcpy(fd->syscall, "openat", sizeof(fd->syscall));
+		notices[i] = xasprintf("filesystem: %s is outside x", fd->path);
+	}
+	x.out.fs_denied[0].path[1] = '\xff';
+	x.out.n_fs_denied = N;
+	x.in.notices = notices;
+	rec = audit_build(&x.in);
+	fs = json_object_get(rec, "filesystem");
+	ck_assert_ptr_nonnull(fs);
+	ck_assert_str_eq(str_at(fs, "observed"), "learn");
+	ck_assert_uint_eq(json_array_size(json_object_get(fs, "paths")), N);
+	d = json_array_get(json_object_get(fs, "paths"), 1);
+	ck_assert_str_eq(str_at(d, "access"), "write");
+	ck_assert_str_eq(str_at(d, "rule"), "filesystem.write");
+	ck_assert_str_eq(str_at(d, "syscall"), "openat");
+	ck_assert_int_eq(json_integer_value(json_object_get(d, "count")), 2);
+	d = json_array_get(json_object_get(fs, "paths"), 0);
+	ck_assert_str_eq(str_at(d, "access"), "read");
+	ck_assert(strncmp(str_at(d, "path_hex"), "2fff", 4) == 0);
+	text = audit_compact(rec, SYSLOG_MAX);
+	obj = parse_compact(text, SYSLOG_MAX);
+	ck_assert_str_eq(str_at(obj, "id"), str_at(rec, "id"));
+	ck_assert_ptr_nonnull(json_object_get(obj, "filesystem"));
+	json_decref(obj);
+	free(text);
+	json_decref(rec);
+	for (size_t i = 0; i < N; i++) {
+		free(x.out.fs_denied[i].path);
+		free(notices[i]);
+	}
+	free(x.out.fs_denied);
+	fix_free(&x);
+}
+END_TEST
+
 /* Too long whatever argv holds (a huge cwd, error): the essentials. */
 START_TEST(test_compact_essentials)
 {
@@ -1200,6 +1256,7 @@ audit_suite(void)
 	tcase_add_test(tc, test_compact_huge_argv);
 	tcase_add_test(tc, test_compact_small);
 	tcase_add_test(tc, test_compact_essentials);
+	tcase_add_test(tc, test_filesystem_denials);
 	tcase_add_test(tc, test_compact_utf8);
 	suite_add_tcase(s, tc);
 
