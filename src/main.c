@@ -28,6 +28,7 @@
 #include "filter.h"
 #include "log.h"
 #include "policy.h"
+#include "prof.h"
 #include "ns.h"
 #include "sandbox.h"
 #include "supervise.h"
@@ -892,6 +893,7 @@ main(int argc, char **argv)
 	struct gx_run run;
 	int lookup_rc;
 
+	prof_start();
 	if (sys_ensure_stdio() < 0)
 		return GX_EXIT_FAILURE;
 	st.sb.landlock_fd = -1;
@@ -1055,9 +1057,12 @@ main(int argc, char **argv)
 		state_free(&st);
 		return o.exit_code;
 	}
+	prof_mark("policy");
 	if (sandbox_prepare(&st.pol, st.cwd, &st.sb, &d) < 0)
 		refuse(&st, &d);
+	prof_mark("sandbox");
 	cgroup_prepare(&st.pol, &st.cg);
+	prof_mark("cgroup-prepare");
 	require_isolation(&st, &d);
 	if (need_mount_ns(&st) && !(st.sb.ns & GX_NS_MOUNT)) {
 		diag_add(&d, GX_ROOT_FS_NEEDS_NS, st.sb.ns_why);
@@ -1075,6 +1080,7 @@ main(int argc, char **argv)
 	if (filter_build(&st.pol, st.sb.net_seccomp, st.opts.learn != NULL,
 	    &filter, &d) < 0)
 		refuse(&st, &d);
+	prof_mark("filter");
 	for (size_t i = 0; !st.opts.quiet && st.adv[i] != NULL; i++)
 		warnx_gx("advisory (not enforced): %s: %s",
 		    st.adv[i]->match ? st.adv[i]->match : st.adv[i]->regex,
@@ -1120,8 +1126,11 @@ main(int argc, char **argv)
 	if (out.left_running)
 		notice(&st, "warning: some processes of the command could not be "
 		    "killed");
+	prof_mark("supervise-end");
 	explain_outcome(&st, &out, run.learn);
 	emit(&st, &out, out.error[0] ? out.error : NULL);
+	prof_mark("record");
+	prof_report();
 	if (run.learn && out.status != GX_STATUS_REFUSED)
 		write_learned(&st, &out);
 
