@@ -14,50 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
+#include "bpf.h"
 #include "filter.h"
+#include "filter_spec.h"
 #include "fswatch.h"
 #include "log.h"
 #include "policy.h"
 #include "util.h"
-
-/* Compile @ctx to BPF through a memfd (libseccomp 2.5 has no _mem API). */
-static int
-export_prog(scmp_filter_ctx ctx, struct sock_fprog *prog)
-{
-	int fd, rc, errsv;
-	off_t len;
-	void *buf;
-
-	fd = memfd_create("guardexec-bpf", MFD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	rc = seccomp_export_bpf(ctx, fd);
-	if (rc < 0)
-		goto out;
-	len = lseek(fd, 0, SEEK_END);
-	if (len <= 0 || len % sizeof(struct sock_filter) != 0 ||
-	    len / sizeof(struct sock_filter) > BPF_MAXINSNS) {
-		rc = -E2BIG;
-		goto out;
-	}
-	buf = xmalloc((size_t)len);
-	if (pread(fd, buf, (size_t)len, 0) != len) {
-		errsv = errno;
-		free(buf);
-		rc = -(errsv ? errsv : EIO);
-		goto out;
-	}
-	prog->filter = buf;
-	prog->len = (unsigned short)(len / sizeof(struct sock_filter));
-	rc = 0;
-out:
-	close(fd);
-	return rc;
-}
 
 /*
  * With a syscalls group, no new namespace from inside the sandbox, and
@@ -72,22 +37,50 @@ out:
 #define CLONE_NEWTIME 0x00000080
 #endif
 
-static int
-allow_one(scmp_filter_ctx ctx, int nr)
+static void
+add(struct gx_filter_spec *spec, const char *name, int nr, uint32_t action,
+    enum gx_rule_op op, unsigned int arg, uint64_t mask, uint64_t val)
 {
-	if (nr == SCMP_SYS(setns))
-		return 0;
-	if (nr == SCMP_SYS(clone))
-		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-		    SCMP_A0(SCMP_CMP_MASKED_EQ, NS_FLAGS, 0));
-	if (nr == SCMP_SYS(unshare))
-		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
-		    SCMP_A0(SCMP_CMP_MASKED_EQ, NS_FLAGS | CLONE_NEWTIME, 0));
-	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+	/* The default already (errno = ENOSYS): libseccomp refuses it. */
+	if (op == GX_OP_NONE && action == spec->def)
+		return;
+	if (spec->n == spec->cap) {
+		size_t cap = spec->cap ? spec->cap * 2 : 64;
+
+		spec->rules = xreallocarray(spec->rules, cap,
+		    sizeof(spec->rules[0]));
+		spec->cap = cap;
+	}
+	spec->rules[spec->n++] = (struct gx_rule){ name, nr, action, op, arg,
+		mask, val };
 }
 
-static int
-build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
+static void
+add_name(struct gx_filter_spec *spec, const char *name, uint32_t action)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+
+	if (nr != __NR_SCMP_ERROR && nr >= 0)
+		add(spec, name, nr, action, GX_OP_NONE, 0, 0, 0);
+}
+
+static void
+allow_one(struct gx_filter_spec *spec, const char *name, int nr)
+{
+	if (nr == SCMP_SYS(setns))
+		return;
+	if (nr == SCMP_SYS(clone))
+		add(spec, name, nr, SCMP_ACT_ALLOW, GX_OP_MASKED_EQ, 0,
+		    NS_FLAGS, 0);
+	else if (nr == SCMP_SYS(unshare))
+		add(spec, name, nr, SCMP_ACT_ALLOW, GX_OP_MASKED_EQ, 0,
+		    NS_FLAGS | CLONE_NEWTIME, 0);
+	else
+		add(spec, name, nr, SCMP_ACT_ALLOW, GX_OP_NONE, 0, 0, 0);
+}
+
+int
+filter_spec_guard(bool net_seccomp, bool no_ns, struct gx_filter_spec *spec,
     struct gx_diag *diag)
 {
 	/*
@@ -97,37 +90,132 @@ build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
 	 */
 	static const unsigned long ttyops[] = { TIOCSTI, TIOCLINUX,
 		TIOCSCTTY };
-	scmp_filter_ctx ctx;
-	int rc, io_uring;
 
-	ctx = seccomp_init(SCMP_ACT_ALLOW);
-	if (ctx == NULL) {
-		diag_add(diag, "seccomp_init failed");
-		return -1;
-	}
+	(void)diag;
+	memset(spec, 0, sizeof(*spec));
+	spec->def = SCMP_ACT_ALLOW;
+	spec->badarch = SCMP_ACT_KILL;
 	/* Cover the other ABIs, so int 0x80 cannot reach TIOCSTI either. */
-	seccomp_arch_add(ctx, SCMP_ARCH_X86);
-	seccomp_arch_add(ctx, SCMP_ARCH_X32);
-	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	for (size_t i = 0; rc == 0 && i < sizeof(ttyops) / sizeof(ttyops[0]);
-	    i++)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl),
-		    1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ttyops[i]));
-	if (rc == 0 && no_ns)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
-		    SCMP_SYS(clone3), 0);
-	if (rc == 0 && net_seccomp) {
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES),
-		    SCMP_SYS(socket), 1,
-		    SCMP_A0(SCMP_CMP_NE, AF_UNIX));
-		io_uring = seccomp_syscall_resolve_name("io_uring_setup");
-		if (rc == 0 && io_uring != __NR_SCMP_ERROR)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES),
-			    io_uring, 0);
+	spec->arches = GX_ARCHES_X86_ALL;
+	for (size_t i = 0; i < sizeof(ttyops) / sizeof(ttyops[0]); i++)
+		add(spec, "ioctl", SCMP_SYS(ioctl), SCMP_ACT_ERRNO(EPERM),
+		    GX_OP_MASKED_EQ, 1, 0xffffffffUL, ttyops[i]);
+	if (no_ns)
+		add_name(spec, "clone3", SCMP_ACT_ERRNO(ENOSYS));
+	if (net_seccomp) {
+		add(spec, "socket", SCMP_SYS(socket), SCMP_ACT_ERRNO(EACCES),
+		    GX_OP_NE, 0, 0, AF_UNIX);
+		add_name(spec, "io_uring_setup", SCMP_ACT_ERRNO(EACCES));
 	}
-	if (rc == 0)
-		rc = export_prog(ctx, prog);
-	seccomp_release(ctx);
+	return 0;
+}
+
+int
+filter_spec_policy(const struct gx_policy *pol, enum gx_filter_variant v,
+    struct gx_filter_spec *spec, struct gx_diag *diag)
+{
+	static const char *const none[] = { NULL };
+	const char *const *enosys = filter_enosys_names();
+	char *const *allow = pol->has_syscalls ? pol->sys_allow :
+	    (char *const *)none;
+	int nr;
+
+	(void)diag;
+	memset(spec, 0, sizeof(*spec));
+	switch (pol->default_action) {
+	case GX_ACTION_KILL: spec->def = SCMP_ACT_KILL_PROCESS; break;
+	case GX_ACTION_LOG: spec->def = SCMP_ACT_LOG; break;
+	case GX_ACTION_ERRNO: /* FALLTHROUGH */
+	default:
+		spec->def = SCMP_ACT_ERRNO((uint32_t)pol->sys_errno);
+		break;
+	}
+	if (v != GX_VARIANT_PLAIN)
+		spec->def = SCMP_ACT_NOTIFY;
+	/*
+	 * Only the native ABI is in the filter; every other one (i386 through
+	 * int 0x80, x32 with __X32_SYSCALL_BIT) hits the bad-arch action.
+	 */
+	spec->badarch = SCMP_ACT_KILL_PROCESS;
+	spec->arches = GX_ARCHES_NATIVE;
+	for (size_t i = 0; allow[i] != NULL; i++) {
+		nr = seccomp_syscall_resolve_name(allow[i]);
+		if (nr == __NR_SCMP_ERROR || nr < 0)
+			continue;
+		/*
+		 * --learn learns paths too (issue 15): the path syscalls the
+		 * allowlist has still go to the listener, which reads their
+		 * paths and lets them through (fswatch.h).  Learning only;
+		 * ordinary runs never notify them.
+		 */
+		if (v == GX_VARIANT_LEARN && fswatch_watched(pol, nr))
+			continue;
+		allow_one(spec, allow[i], nr);
+	}
+	/* A process must always be able to end. */
+	if (!strv_contains(allow, "exit"))
+		add_name(spec, "exit", SCMP_ACT_ALLOW);
+	if (!strv_contains(allow, "exit_group"))
+		add_name(spec, "exit_group", SCMP_ACT_ALLOW);
+	for (size_t i = 0; v != GX_VARIANT_LEARN &&
+	    pol->default_action != GX_ACTION_LOG && enosys[i] != NULL; i++) {
+		if (strv_contains(allow, enosys[i]) ||
+		    strv_contains(pol->sys_deny, enosys[i]))
+			continue;
+		add_name(spec, enosys[i], SCMP_ACT_ERRNO(ENOSYS));
+	}
+	/*
+	 * Learning keeps the policy's deny list: what it names stays refused
+	 * (and unlearned), so the learned policy behaves as the learning run.
+	 */
+	for (size_t i = 0; v == GX_VARIANT_LEARN && pol->sys_deny != NULL &&
+	    pol->sys_deny[i] != NULL; i++) {
+		const char *const *m = filter_group(pol->sys_deny[i]);
+		const char *one[2] = { pol->sys_deny[i], NULL };
+
+		for (m = m ? m : one; *m != NULL; m++) {
+			if (strcmp(*m, "exit") == 0 ||
+			    strcmp(*m, "exit_group") == 0)
+				continue;
+			add_name(spec, *m,
+			    SCMP_ACT_ERRNO((uint32_t)pol->sys_errno));
+		}
+	}
+	return 0;
+}
+
+void
+filter_spec_free(struct gx_filter_spec *spec)
+{
+	free(spec->rules);
+	memset(spec, 0, sizeof(*spec));
+}
+
+/*
+ * Compile @spec: bpf.c, or libseccomp where bpf.c does not know the
+ * architecture or the rule.
+ */
+static int
+compile(const struct gx_filter_spec *spec, struct sock_fprog *prog)
+{
+	int rc = bpf_compile(spec, prog);
+
+	if (rc == -ENOTSUP)
+		rc = filter_ref_compile(spec, prog);
+	return rc;
+}
+
+static int
+build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
+    struct gx_diag *diag)
+{
+	struct gx_filter_spec spec;
+	int rc;
+
+	if (filter_spec_guard(net_seccomp, no_ns, &spec, diag) < 0)
+		return -1;
+	rc = compile(&spec, prog);
+	filter_spec_free(&spec);
 	if (rc < 0) {
 		diag_add(diag, "building the seccomp guard filter: %s",
 		    strerror(-rc));
@@ -136,98 +224,17 @@ build_guard(bool net_seccomp, bool no_ns, struct sock_fprog *prog,
 	return 0;
 }
 
-enum variant { V_PLAIN, V_NOTIFY, V_LEARN };
-
-/*
- * --learn learns paths too (issue 15): the path syscalls the allowlist
- * has still go to the listener, which reads their paths and lets them
- * through (fswatch.h).  Learning only; ordinary runs never notify them.
- */
-static bool
-learn_notified(const struct gx_policy *pol, enum variant v, int nr)
-{
-	return v == V_LEARN && fswatch_watched(pol, nr);
-}
-
 static int
-build_policy(const struct gx_policy *pol, enum variant v,
+build_policy(const struct gx_policy *pol, enum gx_filter_variant v,
     struct sock_fprog *prog, struct gx_diag *diag)
 {
-	static const char *const none[] = { NULL };
-	const char *const *enosys = filter_enosys_names();
-	char *const *allow = pol->has_syscalls ? pol->sys_allow :
-	    (char *const *)none;
-	uint32_t def;
-	scmp_filter_ctx ctx;
-	int rc = 0, nr;
+	struct gx_filter_spec spec;
+	int rc;
 
-	switch (pol->default_action) {
-	case GX_ACTION_KILL: def = SCMP_ACT_KILL_PROCESS; break;
-	case GX_ACTION_LOG: def = SCMP_ACT_LOG; break;
-	case GX_ACTION_ERRNO: /* FALLTHROUGH */
-	default: def = SCMP_ACT_ERRNO((uint32_t)pol->sys_errno); break;
-	}
-	if (v != V_PLAIN)
-		def = SCMP_ACT_NOTIFY;
-	ctx = seccomp_init(def);
-	if (ctx == NULL) {
-		diag_add(diag, "seccomp_init failed");
+	if (filter_spec_policy(pol, v, &spec, diag) < 0)
 		return -1;
-	}
-	/*
-	 * Only the native ABI is in the filter; every other one (i386 through
-	 * int 0x80, x32 with __X32_SYSCALL_BIT) hits the bad-arch action.
-	 */
-	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
-	    SCMP_ACT_KILL_PROCESS);
-	if (rc == 0)
-		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	if (rc == 0)
-		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
-	for (size_t i = 0; rc == 0 && allow[i] != NULL; i++) {
-		nr = seccomp_syscall_resolve_name(allow[i]);
-		if (nr == __NR_SCMP_ERROR || learn_notified(pol, v, nr))
-			continue;
-		rc = allow_one(ctx, nr);
-	}
-	/* A process must always be able to end. */
-	if (rc == 0 && !strv_contains(allow, "exit"))
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit), 0);
-	if (rc == 0 && !strv_contains(allow, "exit_group"))
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(exit_group),
-		    0);
-	for (size_t i = 0; rc == 0 && v != V_LEARN &&
-	    pol->default_action != GX_ACTION_LOG &&
-	    enosys[i] != NULL; i++) {
-		if (strv_contains(allow, enosys[i]) ||
-		    strv_contains(pol->sys_deny, enosys[i]))
-			continue;
-		nr = seccomp_syscall_resolve_name(enosys[i]);
-		if (nr == __NR_SCMP_ERROR || nr < 0)
-			continue;
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
-	}
-	/*
-	 * Learning keeps the policy's deny list: what it names stays refused
-	 * (and unlearned), so the learned policy behaves as the learning run.
-	 */
-	for (size_t i = 0; rc == 0 && v == V_LEARN && pol->sys_deny != NULL &&
-	    pol->sys_deny[i] != NULL; i++) {
-		const char *const *m = filter_group(pol->sys_deny[i]);
-		const char *one[2] = { pol->sys_deny[i], NULL };
-
-		for (m = m ? m : one; rc == 0 && *m != NULL; m++) {
-			nr = seccomp_syscall_resolve_name(*m);
-			if (nr == __NR_SCMP_ERROR || nr < 0 ||
-			    strcmp(*m, "exit") == 0 || strcmp(*m, "exit_group") == 0)
-				continue;
-			rc = seccomp_rule_add(ctx,
-			    SCMP_ACT_ERRNO((uint32_t)pol->sys_errno), nr, 0);
-		}
-	}
-	if (rc == 0)
-		rc = export_prog(ctx, prog);
-	seccomp_release(ctx);
+	rc = compile(&spec, prog);
+	filter_spec_free(&spec);
 	if (rc < 0) {
 		diag_add(diag, "building the seccomp filter: %s", strerror(-rc));
 		return -1;
@@ -243,14 +250,14 @@ filter_build(const struct gx_policy *pol, bool net_seccomp, bool learn,
 	if (build_guard(net_seccomp, pol->has_syscalls, &f->guard, diag) < 0)
 		return -1;
 	if (learn) {
-		if (build_policy(pol, V_LEARN, &f->notify, diag) < 0)
+		if (build_policy(pol, GX_VARIANT_LEARN, &f->notify, diag) < 0)
 			goto fail;
 		return 0;
 	}
 	if (!pol->has_syscalls)
 		return 0;
 	/* The plain variant is compiled only if the listener fails. */
-	if (build_policy(pol, V_NOTIFY, &f->notify, diag) < 0)
+	if (build_policy(pol, GX_VARIANT_NOTIFY, &f->notify, diag) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -264,5 +271,5 @@ filter_build_plain(const struct gx_policy *pol, struct gx_filter *f,
 {
 	if (!pol->has_syscalls || f->policy.len > 0)
 		return 0;
-	return build_policy(pol, V_PLAIN, &f->policy, diag);
+	return build_policy(pol, GX_VARIANT_PLAIN, &f->policy, diag);
 }

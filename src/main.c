@@ -27,6 +27,7 @@
 #include "mechanisms.h"
 #include "modes.h"
 #include "policy.h"
+#include "prof.h"
 #include "state.h"
 #include "supervise.h"
 #include "sys.h"
@@ -168,6 +169,7 @@ run_command(struct gx_state *st, struct gx_diag *d)
 	if (filter_build(&st->pol, st->sb.net_seccomp, st->opts.learn != NULL,
 	    &filter, d) < 0)
 		emit_refuse(st, d);
+	prof_mark("filter");
 	for (size_t i = 0; !st->opts.quiet && st->adv[i] != NULL; i++)
 		warnx_gx("advisory (not enforced): %s: %s",
 		    st->adv[i]->match ? st->adv[i]->match : st->adv[i]->regex,
@@ -213,8 +215,11 @@ run_command(struct gx_state *st, struct gx_diag *d)
 	if (out.left_running)
 		notice(st, "warning: some processes of the command could not "
 		    "be killed");
+	prof_mark("supervise-end");
 	explain_outcome(st, &out, run.learn);
 	emit(st, &out, out.error[0] ? out.error : NULL);
+	prof_mark("record");
+	prof_report();
 	if (run.learn && out.status != GX_STATUS_REFUSED)
 		learn_write(st, &out);
 	fswatch_outcome_free(&out);
@@ -236,6 +241,7 @@ main(int argc, char **argv)
 	struct gx_diag d = { 0 };
 	int lookup_rc, rc;
 
+	prof_start();
 	if (sys_ensure_stdio() < 0)
 		return GX_EXIT_FAILURE;
 	state_init(&st);

@@ -13,6 +13,7 @@
 
 #include "emit.h"
 #include "mechanisms.h"
+#include "prof.h"
 #include "ns.h"
 #include "procfs.h"
 #include "supervise.h"
@@ -122,9 +123,12 @@ mechanisms_need_mount_ns(const struct gx_state *st)
 void
 mechanisms_decide(struct gx_state *st, struct gx_diag *d)
 {
+	prof_mark("policy");
 	if (sandbox_prepare(&st->pol, st->cwd, &st->sb, d) < 0)
 		emit_refuse(st, d);
+	prof_mark("sandbox");
 	cgroup_prepare(&st->pol, &st->cg);
+	prof_mark("cgroup-prepare");
 	require_isolation(st, d);
 	if (mechanisms_need_mount_ns(st) && !(st->sb.ns & GX_NS_MOUNT)) {
 		diag_add(d, GX_ROOT_FS_NEEDS_NS, st->sb.ns_why);

@@ -30,6 +30,7 @@
 #include "notify.h"
 #include "ns.h"
 #include "policy.h"
+#include "prof.h"
 #include "relay.h"
 #include "sentinel.h"
 #include "supervise.h"
@@ -225,7 +226,9 @@ run_all(const struct gx_run *run, struct gx_outcome *out)
 		refuse(&st);
 		return -1;
 	}
+	prof_mark("supervise-init");
 	rc = sv_start(&st);
+	prof_mark("start (fork to exec)");
 	if (rc < 0) {
 		ns_end(&st.nsr);
 		sv_close_fd(&st.sfd);
@@ -248,17 +251,20 @@ run_all(const struct gx_run *run, struct gx_outcome *out)
 		    &st.sentinel_pid);
 	if (st.sentinel_fd >= 0)
 		family_exclude(&st.fam, st.sentinel_pid);
+	prof_mark("sentinel");
 	relay_init(&st.relay, run->pol, 1, 2);
 	current = &st;
 	st.buf = xmalloc(RELAY_BUF);
 	if (run->pol->limits.timeout > 0)
 		st.deadline = sys_now_ms() + run->pol->limits.timeout * 1e3;
 	sv_loop(&st);
+	prof_mark("command (exec to exit, relay)");
 	free(st.buf);
 	sv_close_fd(&st.sfd);
 	notify_free(&st.ns);
 	relay_finish(&st.relay);
 	end_family(&st);
+	prof_mark("end family");
 	current = NULL;
 	conclude(&st);
 	return st.failed ? -1 : 0;

@@ -46,6 +46,7 @@ struct run_state {
 	int pipe[2];                /* read ends of the command's stdout, stderr */
 	int sentinel_fd;
 	pid_t sentinel_pid;
+	bool report_quiet;          /* poll saw nothing on nsr.report_r */
 	double deadline;            /* the timeout, or 0 */
 	double kill_at;             /* SIGKILL after the grace, or 0 */
 	double idle_since;          /* draining: last data seen */

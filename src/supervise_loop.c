@@ -32,8 +32,12 @@ tick(struct run_state *st)
 	double now = sys_now_ms();
 	int status;
 
-	/* The namespace init reports the command's end (then waits). */
-	if (st->nsr.report_r >= 0 && ns_read_status(&st->nsr, &status) == 1) {
+	/*
+	 * The namespace init reports the command's end (then waits).  Read
+	 * only when poll said so: not a failed read per relayed chunk.
+	 */
+	if (st->nsr.report_r >= 0 && !st->report_quiet &&
+	    ns_read_status(&st->nsr, &status) == 1) {
 		st->fam.child_status = status;
 		st->fam.child_done = true;
 	}
@@ -83,7 +87,7 @@ next_timeout(const struct run_state *st)
 /* Indexes into the poll set; -1 when not polled. */
 struct pollset {
 	struct pollfd pfd[7];
-	int n, ix_notify, ix_pipe[2];
+	int n, ix_notify, ix_pipe[2], ix_report;
 };
 
 static void
@@ -106,9 +110,12 @@ build_pollset(const struct run_state *st, struct pollset *ps)
 		if (relay_busy(&st->relay, s))
 			ps->pfd[ps->n++] = (struct pollfd){ st->relay.sink[s].fd,
 			    POLLOUT, 0 };
-	if (st->nsr.report_r >= 0 && !st->fam.child_done)
+	ps->ix_report = -1;
+	if (st->nsr.report_r >= 0 && !st->fam.child_done) {
+		ps->ix_report = ps->n;
 		ps->pfd[ps->n++] = (struct pollfd){ st->nsr.report_r, POLLIN,
 		    0 };
+	}
 }
 
 static void
@@ -204,6 +211,8 @@ sv_loop(struct run_state *st)
 			sv_close_fd(&st->pipe[1]);
 			continue;
 		}
+		st->report_quiet = ps.ix_report >= 0 &&
+		    ps.pfd[ps.ix_report].revents == 0;
 		if (ps.pfd[0].revents & POLLIN)
 			handle_signals(st);
 		if (ps.ix_notify >= 0 && (ps.pfd[ps.ix_notify].revents & POLLIN))
