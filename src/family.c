@@ -22,13 +22,6 @@
 #include "procfs.h"
 #include "sys.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_send_signal
-#define SYS_pidfd_send_signal 424
-#endif
-
 /* How long to keep killing and reaping before giving up on leftovers. */
 #define REAP_LIMIT_MS 5000
 

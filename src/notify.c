@@ -19,14 +19,8 @@
 #include "notify.h"
 #include "policy.h"
 #include "supervise.h"
+#include "sys.h"
 #include "util.h"
-
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 
 int
 notify_init(struct gx_notify *ns, const struct gx_run *run,

@@ -23,13 +23,6 @@
 #include "sentinel.h"
 #include "sys.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_send_signal
-#define SYS_pidfd_send_signal 424
-#endif
-
 /* The session id of @pid, or -1.  Zombies count: a leader whose main
  * thread has exited may still run other threads. */
 static pid_t

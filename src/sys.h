@@ -6,6 +6,17 @@
 
 #include "log.h"
 
+/* The pidfd calls, for C libraries that predate them (numbers of x86_64). */
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
 /* OS helpers with side effects (minijail's util/system split). */
 
 /*

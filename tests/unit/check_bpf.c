@@ -297,17 +297,6 @@ static const char *const policies[] = {
 	HEAD,
 };
 
-static void
-load(const char *text, struct gx_policy *pol)
-{
-	struct gx_diag d = { 0 };
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-
-	ck_assert_ptr_nonnull(f);
-	if (policy_load_stream(f, "t.cfg", "/", NULL, pol, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	fclose(f);
-}
 
 static void
 compare_policy(const struct gx_policy *pol, const char *name)
@@ -332,7 +321,7 @@ START_TEST(test_policy)
 	struct gx_policy pol;
 	char name[32];
 
-	load(policies[_i], &pol);
+	unit_load_policy(policies[_i], &pol);
 	snprintf(name, sizeof(name), "policy %d", _i);
 	compare_policy(&pol, name);
 	policy_free(&pol);
@@ -386,7 +375,7 @@ START_TEST(test_detects_difference)
 	struct sock_fprog mine = { 0 }, ref = { 0 };
 	size_t diffs = 0, rets = 0;
 
-	load(policies[0], &pol);
+	unit_load_policy(policies[0], &pol);
 	ck_assert_int_eq(filter_spec_policy(&pol, GX_VARIANT_PLAIN, &spec, &d),
 	    0);
 	ck_assert_int_eq(bpf_compile(&spec, &mine), 0);

@@ -263,17 +263,6 @@ END_TEST
 
 /* ---- filter_build --------------------------------------------------------- */
 
-static void
-load(const char *text, struct gx_policy *pol)
-{
-	struct gx_diag d = { 0 };
-	FILE *f = fmemopen((void *)text, strlen(text), "r");
-
-	ck_assert_ptr_nonnull(f);
-	if (policy_load_stream(f, "t.cfg", "/", NULL, pol, &d) != 0)
-		ck_abort_msg("%s", d.msgs[0]);
-	fclose(f);
-}
 
 #define HEAD "version = 1;\nname = \"t\";\n"
 
@@ -283,7 +272,7 @@ START_TEST(test_build_with_syscalls)
 	struct gx_policy pol;
 	struct gx_filter f;
 
-	load(HEAD "syscalls: { allow = [ \"@default\", \"@process\" ]; "
+	unit_load_policy(HEAD "syscalls: { allow = [ \"@default\", \"@process\" ]; "
 	    "deny = [ \"ptrace\" ]; };", &pol);
 	if (filter_build(&pol, false, false, &f, &d) != 0)
 		ck_abort_msg("%s", d.msgs[0]);
@@ -321,7 +310,7 @@ START_TEST(test_build_every_group)
 		    "\"@time\", \"@privileged\", \"@debug\", \"@module\", "
 		    "\"@mount\", \"@keyring\", \"@io-uring\" ]; };",
 		    actions[a]);
-		load(text, &pol);
+		unit_load_policy(text, &pol);
 		if (filter_build(&pol, true, false, &f, &d) != 0 ||
 		    filter_build_plain(&pol, &f, &d) != 0)
 			ck_abort_msg("%s: %s", actions[a], d.msgs[0]);
@@ -340,7 +329,7 @@ START_TEST(test_build_without_syscalls)
 	struct gx_policy pol;
 	struct gx_filter f, fnet;
 
-	load(HEAD, &pol);
+	unit_load_policy(HEAD, &pol);
 	if (filter_build(&pol, false, false, &f, &d) != 0)
 		ck_abort_msg("%s", d.msgs[0]);
 	ck_assert_uint_eq(f.policy.len, 0);
@@ -371,7 +360,7 @@ START_TEST(test_build_learn)
 	struct gx_filter f;
 
 	for (size_t i = 0; i < 2; i++) {
-		load(texts[i], &pol);
+		unit_load_policy(texts[i], &pol);
 		if (filter_build(&pol, false, true, &f, &d) != 0)
 			ck_abort_msg("%s", d.msgs[0]);
 		ck_assert_uint_gt(f.guard.len, 0);
@@ -415,7 +404,7 @@ run_filtered(const char *text, bool net_seccomp, int (*probe)(void))
 	int status;
 	pid_t pid;
 
-	load(text, &pol);
+	unit_load_policy(text, &pol);
 	if (filter_build(&pol, net_seccomp, false, &f, &d) != 0 ||
 	    filter_build_plain(&pol, &f, &d) != 0)
 		ck_abort_msg("%s", d.msgs[0]);

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "policy.h"
 #include "runner.h"
+#include "util.h"
 
 int
 unit_run(Suite *s)
@@ -61,4 +63,16 @@ unit_tmp_teardown(void)
 	if (unit_tmpdir[0] != '\0')
 		nftw(unit_tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	unit_tmpdir[0] = '\0';
+}
+
+void
+unit_load_policy(const char *text, struct gx_policy *pol)
+{
+	struct gx_diag d = { 0 };
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	ck_assert_ptr_nonnull(f);
+	if (policy_load_stream(f, "t.cfg", "/", NULL, pol, &d) != 0)
+		ck_abort_msg("%s", d.msgs[0]);
+	fclose(f);
 }

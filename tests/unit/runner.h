@@ -27,6 +27,13 @@ extern char unit_tmpdir[4096];
 void unit_tmp_setup(void);
 void unit_tmp_teardown(void);
 
+/*
+ * Load the policy @text (as if from a file "t.cfg" in "/") into @pol;
+ * the test fails with the loader's first message when it is refused.
+ */
+struct gx_policy;
+void unit_load_policy(const char *text, struct gx_policy *pol);
+
 #define UNIT_MAIN(suite_fn) \
 	int main(void); \
 	int main(void) { return unit_run(suite_fn()); }
