@@ -95,7 +95,7 @@ run_one() {
 	say "TEST kernel=$rel user=$who test=$name result=${r:-ERROR} pass=${p:-0} fail=${f:-0} skip=${s:-0} secs=$(( $(date +%s) - t0 ))"
 	grep -E '^not ok' "$TREE/$base.log" 2>/dev/null | head -n 20 |
 		sed "s|^|GXVM: $who $name: |" > /dev/console
-	if [ "$r" = TIMEOUT ] || [ "$r" = ERROR ]; then
+	if [ ! -f "$TREE/$base.trs" ]; then
 		# The last lines the script wrote: where it hung.
 		tail -n 5 "$TREE/$base.log" 2>/dev/null |
 			sed "s|^|GXVM: $who $name (tail): |" > /dev/console

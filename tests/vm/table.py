@@ -23,10 +23,13 @@ AREAS = [
     ("signals (3)", [("signals.sh", "^(?!.*SIGKILLed)")]),
     ("fds, env (4)", [("fds.sh", None), ("env.sh", None)]),
     ("seccomp (5)", [("seccomp.sh", None)]),
-    ("limits (6)", [("limits.sh", None), ("limits-family.sh", "^(?!.*SIGKILLed)")]),
+    ("limits (6)", [("limits.sh", None), ("limits-family.sh", "^(?!.*SIGKILLed)"),
+                    ("limits-hit.sh", None)]),
     ("output (7)", [("output.sh", None)]),
     ("audit, syslog (9)", [("audit.sh", None), ("audit-tools.sh", None)]),
     ("isolation (10, 11)", [("isolation.sh", None)]),
+    ("namespaces", [("namespaces.sh", None)]),
+    ("systemd scope", [("scope.sh", None)]),
     ("as a user", [("unprivileged.sh", None)]),
 ]
 TAP = re.compile(r"^(ok|not ok) +\d+ *(?:- *)?(.*)$")
@@ -45,6 +48,14 @@ def read_run(d):
     script that did not finish cleanly."""
     res = {}
     for name in sorted(os.listdir(d)):
+        if name.endswith(".sh.missing"):
+            # tests/vm/guest-run.sh: the script was stopped (TIMEOUT) or
+            # never reported: a failure, named.
+            if not os.path.exists(os.path.join(d, name[:-11] + ".trs")):
+                with open(os.path.join(d, name), encoding="utf-8") as fh:
+                    why = fh.read().strip()
+                res[name[:-8]] = [("ERROR", why)]
+            continue
         if not name.endswith(".trs"):
             continue
         script = name[:-4] + ".sh"

@@ -211,6 +211,11 @@ for k in $kernels; do
 	done
 done
 rm -f "$work/disk.img"
+# The README's "Where it runs" rows, from the TAP logs read off the image.
+if ls -d "$work"/results/*/*/ > /dev/null 2>&1; then
+	python3 "$vmdir/table.py" "$work"/results/*/*/ > "$work/table.md" 2>&1 &&
+		say "the Where it runs rows: $work/table.md"
+fi
 awk '{ p += $4; f += $5; s += $6 } END {
 	printf "vm: lane total: %d passed, %d failed, %d skipped\n", p, f, s }' \
 	"$work/results/summary"
