@@ -97,7 +97,7 @@ copy_tree() {
 	mkdir -p "$stage$1"
 	# Nanosecond times (posix format), so make finds the build current;
 	# no test logs of a run here.
-	tar -C "$1" --format=posix --exclude=./_vm --exclude=./.git \
+	tar -C "$1" --format=posix --exclude='./_vm*' --exclude=./.git \
 		--exclude='./_ci_*' --exclude='./test-suite.log' \
 		--exclude='./tests/*/*.log' --exclude='./tests/*/*.trs' \
 		-cf - . | tar -C "$stage$1" -xf - || die "cannot copy $1"
