@@ -140,7 +140,9 @@ def main(dirs):
                     key = "`%s`: %s" % (script, desc)
                     if key not in failures:
                         failures[key] = []
-                    failures[key].append("%s %s" % (head[0], head[3].split()[0]))
+                    where = "%s %s" % (head[0], head[3].split()[0])
+                    if where not in failures[key]:
+                        failures[key].append(where)
     cols = ["kernel", "cgroup", "init", "runs as", "passed"] + [a for a, _ in AREAS]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
