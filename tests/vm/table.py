@@ -80,6 +80,9 @@ def read_run(d):
         # a separate failure only when no test of it failed.
         if ":test-result: ERROR" in trs and not any(r == "FAIL" for r, _ in tests):
             tests.append(("ERROR", "the script did not finish cleanly"))
+        # A whole script skipped (1..0 # SKIP): say so, not "not run".
+        if not tests and ":global-test-result: SKIP" in trs:
+            tests.append(("SKIP", "the script skipped"))
         res[script] = tests
     return res
 
@@ -96,6 +99,8 @@ def cell(run, parts):
     skipped = sum(1 for r in got if r == "SKIP")
     if bad:
         return "**fails** (%d of %d)" % (bad, len(got))
+    if skipped == len(got):
+        return "skipped"
     return "holds" + (" (%d skipped)" % skipped if skipped else "")
 
 
