@@ -122,6 +122,8 @@ match_cgroup(char *line, const char *controller)
 
 	if (c2 == NULL)
 		return NULL;
+	/* Split the line: "ID", "CONTROLLERS", "PATH". */
+	*c1 = '\0';
 	*c2 = '\0';
 	if (controller == NULL)
 		return strcmp(line, "0") == 0 && c1[1] == '\0' ?

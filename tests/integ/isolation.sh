@@ -189,6 +189,11 @@ if wait_for test -s "$T/tcp.port" && wait_for test -s "$T/udp.port"; then
 	if is_root; then
 		like 'mode "none" as root: the record says "network":"netns"' "$rec" \
 			'"isolation":\{[^}]*"network":"netns"'
+	elif printf '%s' "$rec" | grep -q '"namespaces":\[[^]]*"net"'; then
+		# A user whose kernel allows user namespaces (the VM lane's
+		# systemd user): the run's own network namespace.
+		like 'mode "none" unprivileged, in a network namespace: the record says "network":"netns"' \
+			"$rec" '"isolation":\{[^}]*"network":"netns"'
 	else
 		like 'mode "none" unprivileged: the record says "network":"seccomp"' "$rec" \
 			'"isolation":\{[^}]*"network":"seccomp"'

@@ -90,7 +90,16 @@ syscalls: { allow = [ "@default", "@process", "@file-read", "@file-write",
 audit: { sync = false; };
 EOF2
 )
-run_gx -p "$O" -- "$GUARDEXEC" -l "$T/inner.log" -r "$T/inner.json" -p "$E" -- "$HELPERS/try-syscall" ptrace
+if is_root; then
+	run_gx -p "$O" -- "$GUARDEXEC" -l "$T/inner.log" -r "$T/inner.json" -p "$E" -- "$HELPERS/try-syscall" ptrace
+else
+	# As a user, inside the outer run's user namespace the owner of /
+	# and /tmp is unmapped, so the inner policy needs the caller's
+	# trust (guardexec(1), --trust), given the documented way.
+	GUARDEXEC_TRUST_STORE="$T/trusted" "$GUARDEXEC" --trust "$E" > /dev/null 2>&1
+	run_gx -p "$O" -- env GUARDEXEC_TRUST_STORE="$T/trusted" \
+		"$GUARDEXEC" -l "$T/inner.log" -r "$T/inner.json" -p "$E" -- "$HELPERS/try-syscall" ptrace
+fi
 inner=$(cat "$T/inner.json" 2>/dev/null)
 is "nested: the inner command is still refused" "$out" "ptrace: EPERM"
 like "nested: the inner record says reporting is unavailable" "$inner" '"reporting":"unavailable: a seccomp listener is already installed'
