@@ -20,6 +20,7 @@
 #include <seccomp.h>
 
 #include "fswatch.h"
+#include "fswatch_int.h"
 #include "log.h"
 #include "outcome.h"
 #include "policy.h"
@@ -170,8 +171,8 @@ real_of(const char *p)
 	return r;
 }
 
-static char **
-real_list(char *const *list, const char *cwd)
+char **
+fsw_real_list(char *const *list, const char *cwd)
 {
 	char **out = NULL;
 
@@ -188,13 +189,13 @@ real_list(char *const *list, const char *cwd)
 }
 
 /* Set once by main, before the run (guardexec is single-threaded). */
-static char *caller_home;
+char *fsw_caller_home;
 
 void
 fswatch_set_home(const char *home)
 {
-	free(caller_home);
-	caller_home = home != NULL ? real_of(home) : NULL;
+	free(fsw_caller_home);
+	fsw_caller_home = home != NULL ? real_of(home) : NULL;
 }
 
 void
@@ -207,8 +208,8 @@ fswatch_init(struct gx_fswatch *w, const struct gx_policy *pol,
 	w->tmp_private = pol->fs_tmp == GX_TMP_PRIVATE;
 	if (!w->active)
 		return;
-	w->read = real_list(pol->fs_read, cwd);
-	w->write = real_list(pol->fs_write, cwd);
+	w->read = fsw_real_list(pol->fs_read, cwd);
+	w->write = fsw_real_list(pol->fs_write, cwd);
 }
 
 void
@@ -220,8 +221,8 @@ fswatch_free(struct gx_fswatch *w)
 }
 
 /* @p is @dir or below it. */
-static bool
-below(const char *p, const char *dir)
+bool
+fsw_below(const char *p, const char *dir)
 {
 	size_t n = strlen(dir);
 
@@ -230,11 +231,11 @@ below(const char *p, const char *dir)
 	return strncmp(p, dir, n) == 0 && (p[n] == '\0' || p[n] == '/');
 }
 
-static bool
-covered(const char *p, char *const *list)
+bool
+fsw_covered(const char *p, char *const *list)
 {
 	for (size_t i = 0; list != NULL && list[i] != NULL; i++)
-		if (below(p, list[i]))
+		if (fsw_below(p, list[i]))
 			return true;
 	return false;
 }
@@ -244,7 +245,7 @@ static bool
 above(const char *p, char *const *list)
 {
 	for (size_t i = 0; list != NULL && list[i] != NULL; i++)
-		if (below(list[i], p))
+		if (fsw_below(list[i], p))
 			return true;
 	return false;
 }
@@ -381,8 +382,8 @@ note(struct gx_outcome *out, const char *path, const char *entry,
 	strlcpy(d->syscall, call, sizeof(d->syscall));
 }
 
-static bool
-exists(const char *p)
+bool
+fsw_exists(const char *p)
 {
 	struct stat sb;
 
@@ -399,7 +400,7 @@ static bool
 git_tree(const char *p)
 {
 	char *g = xasprintf("%s/.git", p);
-	bool yes = exists(g);
+	bool yes = fsw_exists(g);
 
 	free(g);
 	return yes;
@@ -421,28 +422,28 @@ check_path(struct gx_fswatch *w, const char *abs, enum use use,
 	char *real = host ? real_of(abs) : xstrdup(abs), *entry = NULL;
 	bool write = use == U_MOD || use == U_NEW, refused;
 
-	if (w->tmp_private && below(abs, "/tmp"))
+	if (w->tmp_private && fsw_below(abs, "/tmp"))
 		goto done;
 	switch (use) {
 	case U_STAT:
-		refused = (!host || exists(real)) && !covered(real, w->read) &&
-		    !covered(real, w->write) && ((!above(real, w->read) &&
+		refused = (!host || fsw_exists(real)) && !fsw_covered(real, w->read) &&
+		    !fsw_covered(real, w->write) && ((!above(real, w->read) &&
 		    !above(real, w->write)) || (host && git_tree(real)));
 		break;
 	case U_READ:
-		refused = (!host || exists(real)) && !covered(real, w->read) &&
-		    !covered(real, w->write);
+		refused = (!host || fsw_exists(real)) && !fsw_covered(real, w->read) &&
+		    !fsw_covered(real, w->write);
 		break;
 	case U_MOD:
 		/* touch: utimensat on a file its open(O_CREAT) could not make */
-		if (host && !exists(real))
+		if (host && !fsw_exists(real))
 			entry = path_dirname(real);
-		refused = (!host || exists(entry != NULL ? entry : real)) &&
-		    !covered(real, w->write);
+		refused = (!host || fsw_exists(entry != NULL ? entry : real)) &&
+		    !fsw_covered(real, w->write);
 		break;
 	case U_NEW:
 		entry = path_dirname(real);
-		refused = (!host || exists(entry)) && !covered(real, w->write);
+		refused = (!host || fsw_exists(entry)) && !fsw_covered(real, w->write);
 		break;
 	case U_NONE: case U_OPEN: case U_OPEN2:
 	default:
@@ -492,141 +493,9 @@ fswatch_observe(struct gx_fswatch *w, const struct seccomp_notif *req,
 	return true;
 }
 
-static char *printable(const char *s);
-
-/* The directory holding ".git" at or above @p, below @stop; or NULL. */
-static char *
-git_root(const char *p, const char *stop)
-{
-	char *cur = xstrdup(p);
-
-	while (strcmp(cur, "/") != 0 && (stop == NULL || strcmp(cur, stop) != 0)) {
-		char *g = xasprintf("%s/.git", cur), *up;
-		bool found = exists(g);
-
-		free(g);
-		if (found)
-			return cur;
-		up = path_dirname(cur);
-		free(cur);
-		cur = up;
-	}
-	free(cur);
-	return NULL;
-}
-
-/*
- * Group @entry: the git work tree it lies in; below the home directory,
- * its first two levels (~/.cache/pip, ~/src/project); /proc as a whole.
- */
-static char *
-group_of(const char *entry, const char *home)
-{
-	char *g;
-
-	if (below(entry, "/proc"))
-		return xstrdup("/proc");
-	if (home != NULL && strcmp(home, "/") != 0 && below(entry, home) &&
-	    strcmp(entry, home) != 0) {
-		const char *rest = entry + strlen(home) + 1, *s;
-
-		if ((g = git_root(entry, home)) != NULL)
-			return g;
-		s = strchr(rest, '/');
-		if (s != NULL && (s = strchr(s + 1, '/')) != NULL)
-			return xasprintf("%.*s", (int)(s - entry), entry);
-		return xstrdup(entry);
-	}
-	if ((g = git_root(entry, NULL)) != NULL)
-		return g;
-	return xstrdup(entry);
-}
-
-/* Drop entries below another one of @v or of @also (v is sorted). */
-static char **
-prune(char **v, char *const *also)
-{
-	char **out = NULL;
-
-	for (size_t i = 0; v != NULL && v[i] != NULL; i++) {
-		bool keep = !covered(v[i], also);
-
-		for (size_t j = 0; keep && v[j] != NULL; j++)
-			if (j != i && below(v[i], v[j]) &&
-			    (strcmp(v[i], v[j]) != 0 || j < i))
-				keep = false;
-		if (keep)
-			out = strv_append(out, v[i]);
-	}
-	strv_free(v);
-	return out;
-}
-
-void
-fswatch_propose(const struct gx_policy *pol, const char *cwd,
-    const struct gx_outcome *out, char ***read, char ***write,
-    char ***withheld)
-{
-	char **r = NULL, **wr = NULL, **have_r, **have_w, **both;
-	const char *home = caller_home;
-
-	*read = NULL;
-	*write = NULL;
-	*withheld = NULL;
-	if (!pol->has_filesystem)
-		return;
-	for (size_t i = 0; i < out->n_fs_denied; i++) {
-		const struct gx_fsdenial *d = &out->fs_denied[i];
-		char *g;
-
-		if (d->entry == NULL || !exists(d->entry))
-			continue;
-		g = group_of(d->entry, home);
-		/* Never the whole tree, nor the whole home (or above it). */
-		if (strcmp(g, "/") == 0 || (home != NULL && below(home, g))) {
-			char *pp = printable(d->path);
-			char *why = xasprintf("%s %s (for %s)", fswatch_rule(
-			    d->write), g, pp);
-
-			free(pp);
-
-			if (!strv_contains(*withheld, why))
-				*withheld = strv_append(*withheld, why);
-			free(why);
-			free(g);
-			continue;
-		}
-		if (d->write)
-			wr = strv_append(wr, g);
-		else
-			r = strv_append(r, g);
-		free(g);
-	}
-	have_r = real_list(pol->fs_read, cwd);
-	have_w = real_list(pol->fs_write, cwd);
-	if (wr != NULL)
-		strv_sort(wr);
-	if (r != NULL)
-		strv_sort(r);
-	wr = prune(wr, have_w);
-	both = NULL;
-	for (size_t i = 0; have_w != NULL && have_w[i] != NULL; i++)
-		both = strv_append(both, have_w[i]);
-	for (size_t i = 0; wr != NULL && wr[i] != NULL; i++)
-		both = strv_append(both, wr[i]);
-	for (size_t i = 0; have_r != NULL && have_r[i] != NULL; i++)
-		both = strv_append(both, have_r[i]);
-	r = prune(r, both);
-	*read = r;
-	*write = wr;
-	strv_free(both);
-	strv_free(have_r);
-	strv_free(have_w);
-}
-
 /* A copy of @s with the bytes that are not printable as '?'. */
-static char *
-printable(const char *s)
+char *
+fsw_printable(const char *s)
 {
 	char *p = xstrdup(s);
 
@@ -639,7 +508,7 @@ printable(const char *s)
 char *
 fswatch_explain(const struct gx_fsdenial *d)
 {
-	char *p = printable(d->path), *msg;
+	char *p = fsw_printable(d->path), *msg;
 
 	if (d->count > 1)
 		msg = xasprintf("filesystem: %s is outside %s (%s, x%lu)", p,
