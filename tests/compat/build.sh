@@ -12,9 +12,6 @@ copy_helper try-syscall
 start_listener
 refuses "$P" "the network (a listener on the host's loopback)" . \
 	'connect-tcp: E' ./try-syscall connect-tcp "$TCP"
-refuses "$P" "ptrace" . 'ptrace: EPERM' ./try-syscall ptrace
-refuses "$P" "mount" . 'mount: EPERM' ./try-syscall mount
-refuses "$P" "writing outside the work dir and /tmp" . 'Permission denied|Read-only file system' \
-	sh -c 'echo x > /etc/gx-compat-should-not-exist'
+project_refusals "$P"
 echo "1..$_tap_n"
 finish

@@ -14,9 +14,6 @@ project_tools "$P"
 
 # What the template refuses by design.
 copy_helper try-syscall
-refuses "$P" "ptrace" . 'ptrace: EPERM' ./try-syscall ptrace
-refuses "$P" "mount" . 'mount: EPERM' ./try-syscall mount
-refuses "$P" "writing outside the work dir and /tmp" . 'Permission denied|Read-only file system' \
-	sh -c 'echo x > /etc/gx-compat-should-not-exist'
+project_refusals "$P"
 echo "1..$_tap_n"
 finish

@@ -289,6 +289,17 @@ project_tools() {
 	fi
 }
 
+# project_refusals POLICY: what a policy for work on a checked-out
+# project refuses by design, whatever else it allows: ptrace, mount and
+# writing outside the work tree and /tmp (needs copy_helper try-syscall).
+project_refusals() {
+	local P=$1
+	refuses "$P" "ptrace" . 'ptrace: EPERM' ./try-syscall ptrace
+	refuses "$P" "mount" . 'mount: EPERM' ./try-syscall mount
+	refuses "$P" "writing outside the work dir and /tmp" . 'Permission denied|Read-only file system' \
+		sh -c 'echo x > /etc/gx-compat-should-not-exist'
+}
+
 # A TCP listener on the host's loopback, for the network refusals; $TCP.
 TCP=9
 start_listener() {
