@@ -53,9 +53,10 @@ fs_reporting(struct gx_notify *ns)
 	else if (ns->run->learn)
 		how = "learn: every path syscall checked against the lists";
 	else
-		how = "refused syscalls only: other filesystem denials are not "
-		    "observable here (needs --learn; Landlock audit needs "
-		    "Linux >= 6.15 with the audit subsystem on)";
+		how = "path syscalls: open, create, remove and change checked "
+		    "against the lists (lexically); stat, access, exec and "
+		    "paths below /dev and /proc are not observable here "
+		    "(needs --learn)";
 	strlcpy(ns->out->fs_reporting, how, sizeof(ns->out->fs_reporting));
 }
 
@@ -126,10 +127,11 @@ notify_handle(struct gx_notify *ns)
 
 		name = filter_syscall_name(req->data.arch, req->data.nr);
 		/*
-		 * Learning: a path syscall the allowlist has is notified only
-		 * for its path (fswatch_watched); it is neither used nor denied.
+		 * A path syscall the allowlist has is notified only for its
+		 * path (fswatch_watched, fswatch_watched_ordinary): the kernel
+		 * decides; it is neither used nor denied.
 		 */
-		if (ns->run->learn && path_call && pol->has_syscalls &&
+		if (path_call && pol->has_syscalls &&
 		    strv_contains(pol->sys_allow, name)) {
 			free(name);
 			resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
