@@ -100,6 +100,12 @@ init_main(const struct gx_ns_spec *spec, const struct ns_view *plan, int sync,
 	setsid();
 
 	ns_view_apply(spec, plan);
+	/* guardexec's answer on the adoption (see ns.h); EOF: it is gone. */
+	if (spec->adopt != NULL) {
+		if (read(sync, &b, 1) != 1)
+			_exit(125);
+		*spec->adopted = b == 'a';
+	}
 
 	cmd = fork();
 	if (cmd < 0) {
@@ -291,7 +297,9 @@ ns_start(const struct gx_ns_spec *spec, struct gx_ns_run *nr)
 		errno = errsv;
 		return -1;
 	}
-	if (write(sync[1], "g", 1) != 1) {
+	if (write(sync[1], "g", 1) != 1 || (spec->adopt != NULL &&
+	    write(sync[1], spec->adopt(spec->arg, pid) == 0 ? "a" : "n", 1) !=
+	    1)) {
 		errsv = errno;
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
