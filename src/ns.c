@@ -297,9 +297,7 @@ ns_start(const struct gx_ns_spec *spec, struct gx_ns_run *nr)
 		errno = errsv;
 		return -1;
 	}
-	if (write(sync[1], "g", 1) != 1 || (spec->adopt != NULL &&
-	    write(sync[1], spec->adopt(spec->arg, pid) == 0 ? "a" : "n", 1) !=
-	    1)) {
+	if (write(sync[1], "g", 1) != 1) {
 		errsv = errno;
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
@@ -308,6 +306,14 @@ ns_start(const struct gx_ns_spec *spec, struct gx_ns_run *nr)
 		errno = errsv;
 		return -1;
 	}
+	/*
+	 * issue 18: the adoption runs while the init builds the view.  A
+	 * failed write means the init is gone (its setup failed): it has
+	 * reported why on the command's error pipe, as without adoption.
+	 */
+	if (spec->adopt != NULL)
+		(void)!write(sync[1], spec->adopt(spec->arg, pid) == 0 ? "a" :
+		    "n", 1);
 	fcntl(report[0], F_SETFL, O_NONBLOCK);
 	nr->init = pid;
 	nr->alive_w = sync[1];
