@@ -62,12 +62,11 @@ cgroup_prepare(const struct gx_policy *pol, struct gx_cgroup *cg)
 	return 0;
 }
 
-int
-cgroup_join(const struct gx_cgroup *cg)
+static int
+move_pid(const struct gx_cgroup *cg, pid_t pid)
 {
 	char buf[24];
 	int n = 0;
-	pid_t pid = getpid();
 
 	/* The pid in decimal, without stdio (async-signal-safe). */
 	do {
@@ -79,6 +78,42 @@ cgroup_join(const struct gx_cgroup *cg)
 		    buf + sizeof(buf) - (size_t)n, (size_t)n) != n)
 			return -1;
 	return 0;
+}
+
+int
+cgroup_join(const struct gx_cgroup *cg)
+{
+	return move_pid(cg, getpid());
+}
+
+int
+cgroup_adopt_init(const struct gx_cgroup *cg, pid_t pid)
+{
+	char val[32];
+
+	if (!cg->active || cg->version != 1)
+		return -1;
+	if (cg->pids) {
+		snprintf(val, sizeof(val), "%llu", cg->pids_max + 1);
+		if (cgfs_write_str(cg->dir[GX_CG_PIDS], "pids.max", val) < 0)
+			return -1;
+	}
+	if (move_pid(cg, pid) == 0)
+		return 0;
+	/* Not in (or not in all): undo, and the command joins itself. */
+	cgroup_adopt_undo(cg);
+	return -1;
+}
+
+void
+cgroup_adopt_undo(const struct gx_cgroup *cg)
+{
+	char val[32];
+
+	if (!cg->pids || cg->version != 1)
+		return;
+	snprintf(val, sizeof(val), "%llu", cg->pids_max);
+	(void)cgfs_write_str(cg->dir[GX_CG_PIDS], "pids.max", val);
 }
 
 /*

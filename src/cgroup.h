@@ -29,6 +29,7 @@ struct gx_cgroup {
 	char *base_dir;             /* v2: the delegated cgroup */
 	char *sup_dir;              /* v2: guardexec's own leaf in it */
 	bool pids, memory;          /* which limits it enforces */
+	unsigned long long pids_max; /* v1: limits.processes (issue 18) */
 	char desc[512];             /* the record's isolation.cgroup */
 	char why[320];              /* why there is none */
 };
@@ -48,6 +49,18 @@ int cgroup_prepare(const struct gx_policy *pol, struct gx_cgroup *cg);
 
 /* Child side, async-signal-safe: move the calling process in.  0 / -1. */
 int cgroup_join(const struct gx_cgroup *cg);
+
+/*
+ * issue 18, v1 only: guardexec moves the namespace init (@pid, ours) in
+ * while the init builds the view, so the migration's RCU grace period
+ * overlaps that work instead of delaying the command; pids.max grows by
+ * one for the init, so the command's family keeps exactly
+ * limits.processes.  The command is then forked inside.  0, or -1 with
+ * nothing changed (the command joins itself, as before).
+ */
+int cgroup_adopt_init(const struct gx_cgroup *cg, pid_t pid);
+/* Back to pids.max = limits.processes (the init did not live). */
+void cgroup_adopt_undo(const struct gx_cgroup *cg);
 
 /*
  * Kill everything still in the cgroup (v2's cgroup.kill where

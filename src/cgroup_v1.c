@@ -56,6 +56,7 @@ cgroup_v1_prepare(const struct gx_policy *pol, struct gx_cgroup *cg)
 			if (cgfs_write_str(cg->dir[c], "pids.max", val) < 0)
 				goto fail;
 			cg->pids = true;
+			cg->pids_max = pol->limits.processes.value;
 		} else {
 			snprintf(val, sizeof(val), "%llu",
 			    (unsigned long long)pol->limits.memory.value);

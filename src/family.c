@@ -389,6 +389,23 @@ none_left(const struct gx_family *f)
 	return none;
 }
 
+/*
+ * Sleep up to @us microseconds, waking early when a child changes state
+ * (SIGCHLD, blocked by the supervisor): a killed family is reaped as soon
+ * as it is gone, not a fixed tick later.  Where SIGCHLD is not blocked,
+ * this is the plain sleep it replaces.
+ */
+static void
+wait_child_event(long us)
+{
+	struct timespec ts = { 0, us * 1000 };
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	(void)sigtimedwait(&chld, NULL, &ts);
+}
+
 bool
 family_kill_all(struct gx_family *f, double grace_ms)
 {
@@ -399,7 +416,7 @@ family_kill_all(struct gx_family *f, double grace_ms)
 		family_reap(f);
 		if (none_left(f))
 			return true;
-		usleep(2000);
+		wait_child_event(2000);
 	}
 	for (;;) {
 		family_reap(f);
@@ -408,6 +425,6 @@ family_kill_all(struct gx_family *f, double grace_ms)
 		family_signal(f, SIGKILL);
 		if (sys_now_ms() > until)
 			return false;
-		usleep(1000);
+		wait_child_event(1000);
 	}
 }

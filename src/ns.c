@@ -100,6 +100,12 @@ init_main(const struct gx_ns_spec *spec, const struct ns_view *plan, int sync,
 	setsid();
 
 	ns_view_apply(spec, plan);
+	/* guardexec's answer on the adoption (see ns.h); EOF: it is gone. */
+	if (spec->adopt != NULL) {
+		if (read(sync, &b, 1) != 1)
+			_exit(125);
+		*spec->adopted = b == 'a';
+	}
 
 	cmd = fork();
 	if (cmd < 0) {
@@ -300,6 +306,14 @@ ns_start(const struct gx_ns_spec *spec, struct gx_ns_run *nr)
 		errno = errsv;
 		return -1;
 	}
+	/*
+	 * issue 18: the adoption runs while the init builds the view.  A
+	 * failed write means the init is gone (its setup failed): it has
+	 * reported why on the command's error pipe, as without adoption.
+	 */
+	if (spec->adopt != NULL)
+		(void)!write(sync[1], spec->adopt(spec->arg, pid) == 0 ? "a" :
+		    "n", 1);
 	fcntl(report[0], F_SETFL, O_NONBLOCK);
 	nr->init = pid;
 	nr->alive_w = sync[1];

@@ -38,6 +38,14 @@ struct gx_ns_spec {
 	void (*command)(void *arg);
 	void (*fail)(void *arg, int step);
 	void *arg;
+	/*
+	 * issue 18: when set, guardexec calls it with the init's pid (ours)
+	 * once the init runs, while the init builds the view (a cgroup v1
+	 * migration); the init forks the command only after it, setting
+	 * *@adopted when it returned 0.  NULL: not used.
+	 */
+	int (*adopt)(void *arg, pid_t init);
+	bool *adopted;
 };
 
 /* A started namespace run, as guardexec holds it. */

@@ -27,9 +27,11 @@
 
 /* The command's side of a namespace run (see ns.h). */
 struct ns_child {
-	const struct gx_run *run;
+	struct gx_run *run;
 	bool plain;
 	int errfd, out_w, err_w;
+	bool adopted;   /* issue 18: in the init: it is in the cgroup already */
+	bool moved;     /* in guardexec: cgroup_adopt_init() succeeded */
 };
 
 static void
@@ -43,9 +45,24 @@ set_pipe_size(int fd)
 static void
 ns_command(void *arg)
 {
-	const struct ns_child *c = arg;
+	struct ns_child *c = arg;
 
+	/* Forked inside the cgroup (issue 18): nothing to join. */
+	if (c->adopted)
+		c->run->cgroup = NULL;
 	child_run(c->run, c->plain, 1, c->errfd, c->out_w, c->err_w);
+}
+
+/* issue 18: guardexec moves the init into a v1 cgroup (see ns.h). */
+static int
+ns_adopt(void *arg, pid_t init)
+{
+	struct ns_child *c = arg;
+
+	if (cgroup_adopt_init(c->run->cgroup, init) < 0)
+		return -1;
+	c->moved = true;
+	return 0;
 }
 
 static void
@@ -64,7 +81,10 @@ start_child(struct run_state *st, bool plain, int errfd, int out_w,
     int err_w)
 {
 	struct gx_run in_ns = *st->run;
-	struct ns_child c = { &in_ns, plain, errfd, out_w, err_w };
+	struct ns_child c = { &in_ns, plain, errfd, out_w, err_w, false,
+	    false };
+	bool v1 = st->run->cgroup != NULL && st->run->cgroup->active &&
+	    st->run->cgroup->version == 1;
 	struct gx_ns_spec spec = {
 		.pol = st->run->pol, .cwd = st->run->cwd,
 		.landlock_fd = st->run->landlock_fd,
@@ -73,6 +93,7 @@ start_child(struct run_state *st, bool plain, int errfd, int out_w,
 		.cgroup_fd = st->run->cgroup != NULL && st->run->cgroup->active ?
 		    st->run->cgroup->dir_fd : -1,
 		.command = ns_command, .fail = ns_fail, .arg = &c,
+		.adopt = v1 ? ns_adopt : NULL, .adopted = &c.adopted,
 	};
 	pid_t pid;
 
@@ -89,6 +110,9 @@ start_child(struct run_state *st, bool plain, int errfd, int out_w,
 		}
 		snprintf(st->out->ns_missing, sizeof(st->out->ns_missing),
 		    "the kernel refused new namespaces: %s", strerror(errno));
+		/* The init is gone: pids.max back to the family's own. */
+		if (c.moved)
+			cgroup_adopt_undo(st->run->cgroup);
 		if (st->run->ns_required) {
 			/* Root's filesystem group: see mechanisms.c. */
 			snprintf(st->out->error, sizeof(st->out->error),

@@ -2,7 +2,7 @@
 # Guarantee 6 (the rlimit part): a fork bomb ends in the process limit, a
 # memory hog in the memory limit, and cpu / file_size are reported.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
-plan 19
+plan 20
 
 P=$(limits_policy procs 'processes = 20; timeout = 30; kill_grace = 1;')
 if unpriv_setup; then
@@ -33,6 +33,14 @@ if is_root && printf '%s' "$rec" | grep -q '"cgroup":"v'; then
 	okn=$(sed -n 's/forks: \([0-9]*\) ok.*/\1/p' "$T/stdout")
 	check "fork bomb as root (cgroup pids.max 50): at most 50 processes ($okn forks)" \
 		test "${okn:-999}" -lt 50
+	# issue 18: on cgroup v1 guardexec moves the namespace init in
+	# (pids.max one higher for it); the family still gets exactly 50.
+	if printf '%s' "$rec" | grep -q '"cgroup":"v1:'; then
+		is "fork bomb as root (cgroup v1): exactly 49 forks, the init not counted" \
+			"$okn" 49
+	else
+		skip "the v1 init adoption: this run's cgroup is not v1"
+	fi
 	is "fork bomb as root: limit_hit processes" "$(field limit_hit)" '"processes"'
 	is "fork bomb as root: nothing left behind" "$(count_cmdline "$tag")" 0
 	cgdirs=$(printf '%s' "$rec" | sed -n 's/.*"cgroup":"v[12]:\([^"]*\)".*/\1/p' | tr ',' ' ')
@@ -53,11 +61,11 @@ else
 	if is_root; then
 		# Root is exempt from RLIMIT_NPROC: without a cgroup nothing
 		# holds the limit, and that is a failure, not a skip.
-		for i in 1 2 3 4 5; do
+		for i in 1 2 3 4 5 6; do
 			check "fork bomb as root held by a cgroup (none: $why)" false
 		done
 	else
-		for i in 1 2 3 4 5; do skip "fork bomb under the cgroup pids limit as root: not root"; done
+		for i in 1 2 3 4 5 6; do skip "fork bomb under the cgroup pids limit as root: not root"; done
 	fi
 fi
 if is_root; then

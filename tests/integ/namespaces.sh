@@ -12,7 +12,7 @@ PLAN_PER=23
 whos_setup
 A="$HELPERS/ns-attack"
 NW=$(echo $WHOS | wc -w)
-plan $((NW * (PLAN_PER + 10)))
+plan $((NW * (PLAN_PER + 11)))
 chmod 1777 "$T"
 
 
@@ -319,5 +319,34 @@ for who in $WHOS; do
 		"$rc $rec" '^0 .*"namespaces":\["user","pid","mount","ipc"\],"missing":\["net"\]'
 	like "$who: ... and network none falls back to the socket guard" "$rec" \
 		'"network":"seccomp"'
+done
+
+# ---- issue 18: the init's setup fails while guardexec adopts it -------------
+# strace's fault injection fails open_tree in the init (its view).  With
+# limits, a v1 cgroup run has guardexec moving the init meanwhile: the run
+# is refused with the init's reason, in its namespaces, and never started
+# again without them.
+INITFAIL=$(policy initfail <<'EOF'
+version = 1;
+name = "ns-initfail";
+limits: { processes = 50; };
+audit: { sync = false; syslog = false; };
+EOF
+)
+for who in $WHOS; do
+	if ! command -v strace > /dev/null 2>&1 || ! as "$who" strace -f \
+		-o /dev/null -e trace=open_tree true 2> /dev/null; then
+		skip "$who: no strace(1) to make the init's view fail"
+		continue
+	fi
+	rm -f "$T/res-$who.json"
+	as "$who" strace -f -o /dev/null -e trace=open_tree \
+		-e inject=open_tree:error=EPERM "$GUARDEXEC" -p "$INITFAIL" \
+		-l "$T/log-$who.log" -r "$T/res-$who.json" -- echo ran \
+		> "$T/out" 2> /dev/null
+	rc=$? rec=$(cat "$T/res-$who.json" 2>/dev/null)
+	like "$who, the init's view fails: refused in its namespaces with its reason, nothing ran" \
+		"$rc $(cat "$T/out") $rec" \
+		'^125  [{].*"status":"refused".*"namespaces":\["user","pid","mount","ipc"\].*"error":"namespace init: '
 done
 finish
