@@ -110,6 +110,51 @@ filter_spec_guard(bool net_seccomp, bool no_ns, struct gx_filter_spec *spec,
 	return 0;
 }
 
+/*
+ * Issue 13, the AF_UNIX gate: under network "none" the listener sees
+ * every connect, sendmsg and sendmmsg, and sendto with a destination
+ * (unixgate.h decides and does the call itself).  A syscalls group's
+ * allowlist must not let them through first.
+ */
+static bool
+gated(const struct gx_policy *pol, enum gx_filter_variant v, int nr)
+{
+	return v == GX_VARIANT_NOTIFY && pol->network == GX_NET_NONE &&
+	    (nr == SCMP_SYS(connect) || nr == SCMP_SYS(sendto) ||
+	    nr == SCMP_SYS(sendmsg) || nr == SCMP_SYS(sendmmsg));
+}
+
+static void
+add_gate(struct gx_filter_spec *spec, const struct gx_policy *pol,
+    bool allowed_sendto)
+{
+	(void)pol;
+	add_name(spec, "connect", SCMP_ACT_NOTIFY);
+	add_name(spec, "sendmsg", SCMP_ACT_NOTIFY);
+	add_name(spec, "sendmmsg", SCMP_ACT_NOTIFY);
+	/* sendto without a destination (send(2)) stays off the hot path. */
+	if (allowed_sendto)
+		add(spec, "sendto", SCMP_SYS(sendto), SCMP_ACT_ALLOW,
+		    GX_OP_MASKED_EQ, 4, ~(uint64_t)0, 0);
+	add(spec, "sendto", SCMP_SYS(sendto), SCMP_ACT_NOTIFY, GX_OP_NE, 4,
+	    0, 0);
+}
+
+/* The gate alone (a policy without a syscalls group). */
+int
+filter_spec_gate(const struct gx_policy *pol, struct gx_filter_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->def = SCMP_ACT_ALLOW;
+	spec->badarch = SCMP_ACT_KILL_PROCESS;
+	spec->arches = GX_ARCHES_NATIVE;
+	add_gate(spec, pol, false);
+	/* The startup handshake waits in the marker (filter.h). */
+	add(spec, "marker", GX_MARKER_SYSCALL, SCMP_ACT_NOTIFY, GX_OP_NONE, 0,
+	    0, 0);
+	return 0;
+}
+
 int
 filter_spec_policy(const struct gx_policy *pol, enum gx_filter_variant v,
     struct gx_filter_spec *spec, struct gx_diag *diag)
@@ -150,8 +195,12 @@ filter_spec_policy(const struct gx_policy *pol, enum gx_filter_variant v,
 		 */
 		if (v == GX_VARIANT_LEARN && fswatch_watched(pol, nr))
 			continue;
+		if (gated(pol, v, nr))
+			continue;
 		allow_one(spec, allow[i], nr);
 	}
+	if (pol->has_syscalls && gated(pol, v, SCMP_SYS(connect)))
+		add_gate(spec, pol, strv_contains(allow, "sendto"));
 	/* A process must always be able to end. */
 	if (!strv_contains(allow, "exit"))
 		add_name(spec, "exit", SCMP_ACT_ALLOW);
@@ -252,6 +301,21 @@ filter_build(const struct gx_policy *pol, bool net_seccomp, bool learn,
 	if (learn) {
 		if (build_policy(pol, GX_VARIANT_LEARN, &f->notify, diag) < 0)
 			goto fail;
+		return 0;
+	}
+	if (!pol->has_syscalls && pol->network == GX_NET_NONE) {
+		/* The AF_UNIX gate alone; no plain variant (unixgate.h). */
+		struct gx_filter_spec spec;
+		int rc;
+
+		(void)filter_spec_gate(pol, &spec);
+		rc = compile(&spec, &f->notify);
+		filter_spec_free(&spec);
+		if (rc < 0) {
+			diag_add(diag, "building the AF_UNIX gate: %s",
+			    strerror(-rc));
+			goto fail;
+		}
 		return 0;
 	}
 	if (!pol->has_syscalls)
