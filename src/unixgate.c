@@ -397,6 +397,12 @@ unixgate_handle(struct gx_unixgate *g, const struct seccomp_notif *req,
 		free(name);
 		return false;           /* the policy refuses it: a denial */
 	}
+	if (nr == SCMP_SYS(sendto) && req->data.args[4] == 0) {
+		/* send(2): no destination, and the register cannot change. */
+		free(name);
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		return true;
+	}
 	rc = take_socket(req, listener, &c);
 	if (rc < 0) {
 		/* ok */
