@@ -9,7 +9,7 @@
 # sockets; network "all" changes nothing.  As root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 
-PLAN_PER=24
+PLAN_PER=32
 whos_setup
 U="$HELPERS/unix-gate"
 NW=$(echo $WHOS | wc -w)
@@ -48,6 +48,17 @@ version = 1;
 name = "unix-allow";
 filesystem: { read = [ $READS"$R" ]; write = [ "$W" ]; tmp = "private"; };
 network: { mode = "none"; unix = [ "$R/s.sock" ]; };
+audit: { sync = false; syslog = false; };
+EOF
+)
+	POL_SC=$(policy "sc-$who" <<EOF
+version = 1;
+name = "unix-sc";
+syscalls: { allow = [ "@default", "@file-read", "@file-write", "@process",
+  "@signal", "@ipc", "@time", "@network" ]; };
+filesystem: { read = [ $READS"$R", "/proc", "/dev" ]; write = [ "$W", "/dev/null", "/dev/shm" ];
+  tmp = "private"; };
+network: { mode = "none"; };
 audit: { sync = false; syslog = false; };
 EOF
 )
@@ -135,5 +146,38 @@ EOF
 	wait_for test "$(count received "$T/sd-$who.out")" = 2
 	is "$who, network all: the datagram listener got both datagrams" \
 		"$(count received "$T/sd-$who.out")" 2
+
+	# 5. The same under a syscalls group (every sendto is notified).
+	g "$who" "$POL_SC" -- "$U" connect-stream "$R/s.sock" \
+		sendto-dgram "$R/d.sock"
+	is "$who, syscalls group: connect to the caller's socket is refused" \
+		"$(line connect-stream)" 'connect-stream: EACCES'
+	is "$who, syscalls group: sendto it too" \
+		"$(line sendto-dgram)" 'sendto-dgram: EACCES'
+	g "$who" "$POL_SC" -- "$U" self-stream "$W/sc.sock" \
+		self-dgram "/tmp/gx-sc-$$.sock" socketpair
+	is "$who, syscalls group: local IPC works" "$rc" 0
+	unlike "$who, syscalls group: ... with no denial noise" "$err" \
+		'AF_UNIX|denied|refused'
+	is "$who: the listeners saw nothing more" \
+		"$(count accepted "$T/ss-$who.out") $(count received "$T/sd-$who.out")" \
+		"2 2"
+
+	# 6. Python's multiprocessing and an asyncio unix server (they bind
+	# in /tmp and the write tree) under network none.
+	if ! command -v python3 > /dev/null 2>&1; then
+		skip "$who: no python3"; skip "$who: no python3"
+		skip "$who: no python3"
+		continue
+	fi
+	cp "$TOP_SRCDIR/tests/integ/unixsock-ipc.py" "$R/ipc.py"
+	chmod 644 "$R/ipc.py"
+	g "$who" "$POL_SC" -C "$W" -- /usr/bin/env TMPDIR=/tmp python3 \
+		"$R/ipc.py" "$W/aio.sock"
+	is "$who, python under network none: asyncio and multiprocessing work" \
+		"$rc|$out" "0|ipc ok"
+	unlike "$who, python: no denial noise" "$err" 'AF_UNIX|denied|refused'
+	like "$who, python: the record says the gate was in force" "$rec" \
+		'"unix":"notify"'
 done
 finish
