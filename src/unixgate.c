@@ -68,6 +68,22 @@ unixgate_outcome_free(struct gx_outcome *out)
 	out->n_unix_denied = 0;
 }
 
+const char *
+unixgate_check_line(void)
+{
+	/* EBADF: the call exists (Linux >= 5.6 for both). */
+	if (syscall(SYS_pidfd_getfd, -1, 0, 0) < 0 && errno == ENOSYS)
+		return "open: this kernel has no pidfd_getfd (Linux >= 5.6): "
+		    "the gate refuses every connect";
+	if (syscall(SYS_openat2, -1, "", NULL, 0) < 0 && errno == ENOSYS)
+		return "open: this kernel has no openat2 (Linux >= 5.6): "
+		    "the gate refuses every connect";
+	return "notify: connect, sendto and sendmsg to a pathname socket "
+	    "outside filesystem.write and a private /tmp are refused "
+	    "unless network.unix names it (needs the seccomp listener: "
+	    "not inside another guardexec)";
+}
+
 void
 unixgate_free(struct gx_unixgate *g)
 {

@@ -9,7 +9,7 @@
 # sockets; network "all" changes nothing.  As root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 
-PLAN_PER=32
+PLAN_PER=33
 whos_setup
 U="$HELPERS/unix-gate"
 NW=$(echo $WHOS | wc -w)
@@ -105,6 +105,9 @@ EOF
 		"AF_UNIX[^\"]*$R/s\\.sock"
 	like "$who, network none: the record's isolation says how unix is gated" \
 		"$rec" '"unix":"[a-z]'
+	like "$who, network none: --check says how unix is gated" \
+		"$(as "$who" "$GUARDEXEC" -p "$POL_NONE" --check 2>&1)" \
+		'# unix: notify: '
 
 	# 2. Local IPC: sockets the command binds itself, socketpairs.
 	g "$who" "$POL_NONE" -- "$U" self-stream "$W/own.sock" \
