@@ -128,15 +128,18 @@ gated(const struct gx_policy *pol, enum gx_filter_variant v, int nr)
  * Under a syscalls group (default NOTIFY) the calls are simply left out
  * of the allowlist; alone (default ALLOW) sendto without a destination
  * (send(2)) stays off the hot path: a 64-bit NE on its fifth argument.
- * With a syscalls group every sendto is notified (bpf.c has one check
- * per call, and its other outcome is the default); the gate lets one
- * without a destination go on at once (a register, not memory).
+ * With a syscalls group that allows sendto, one without a destination
+ * is allowed by a 64-bit EQ (the other outcome is the default, NOTIFY).
  */
 static void
-add_gate(struct gx_filter_spec *spec, bool alone)
+add_gate(struct gx_filter_spec *spec, bool alone, bool sendto_allowed)
 {
-	if (!alone)
+	if (!alone) {
+		if (sendto_allowed)
+			add(spec, "sendto", SCMP_SYS(sendto), SCMP_ACT_ALLOW,
+			    GX_OP_MASKED_EQ, 4, ~(uint64_t)0, 0);
 		return;
+	}
 	add_name(spec, "connect", SCMP_ACT_NOTIFY);
 	add_name(spec, "sendmsg", SCMP_ACT_NOTIFY);
 	add_name(spec, "sendmmsg", SCMP_ACT_NOTIFY);
@@ -153,7 +156,7 @@ filter_spec_gate(const struct gx_policy *pol, struct gx_filter_spec *spec)
 	spec->badarch = SCMP_ACT_KILL_PROCESS;
 	spec->arches = GX_ARCHES_NATIVE;
 	(void)pol;
-	add_gate(spec, true);
+	add_gate(spec, true, false);
 	/* The startup handshake waits in the marker (filter.h). */
 	add(spec, "marker", GX_MARKER_SYSCALL, SCMP_ACT_NOTIFY, GX_OP_NONE, 0,
 	    0, 0);
@@ -204,6 +207,8 @@ filter_spec_policy(const struct gx_policy *pol, enum gx_filter_variant v,
 			continue;
 		allow_one(spec, allow[i], nr);
 	}
+	if (pol->has_syscalls && gated(pol, v, SCMP_SYS(sendto)))
+		add_gate(spec, false, strv_contains(allow, "sendto"));
 	/* A process must always be able to end. */
 	if (!strv_contains(allow, "exit"))
 		add_name(spec, "exit", SCMP_ACT_ALLOW);

@@ -8,6 +8,8 @@
  *   connect-dgram PATH   connect a SOCK_DGRAM socket to PATH
  *   sendto-dgram PATH    sendto(PATH) one byte from an unbound socket
  *   sendmsg-dgram PATH   sendmsg() one byte with msg_name PATH
+ *   sendto-hi PATH       sendto(PATH) with the address at 0x200000000
+ *                        (a pointer whose low 32 bits are 0)
  *   self-stream PATH     bind+listen at PATH, connect to it, pass a byte
  *   self-dgram PATH      bind a datagram socket at PATH, sendto it, read
  *   socketpair           an AF_UNIX socketpair passes a byte
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -141,6 +144,22 @@ to_path(const char *op, const char *path)
 }
 
 static long
+sendto_hi(const char *path)
+{
+	struct sockaddr_un sa;
+	socklen_t len = addr(&sa, path);
+	void *at = (void *)(uintptr_t)0x200000000ULL;
+	void *m = mmap(at, 4096, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+
+	if (m != at || fd < 0)
+		return errno = ENOMEM, -1;
+	memcpy(m, &sa, len);
+	return sendto(fd, "x", 1, 0, m, len) < 0 ? -1 : 0;
+}
+
+static long
 attempt(const char *op, char **argv, int *used)
 {
 	const char *a = argv[0];
@@ -163,6 +182,8 @@ attempt(const char *op, char **argv, int *used)
 	    strcmp(op, "sendto-dgram") == 0 ||
 	    strcmp(op, "sendmsg-dgram") == 0)
 		return to_path(op, a);
+	if (strcmp(op, "sendto-hi") == 0)
+		return sendto_hi(a);
 	if (strcmp(op, "self-stream") == 0)
 		return self_stream(a);
 	if (strcmp(op, "self-dgram") == 0)

@@ -9,7 +9,7 @@
 # sockets; network "all" changes nothing.  As root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 
-PLAN_PER=33
+PLAN_PER=34
 whos_setup
 U="$HELPERS/unix-gate"
 NW=$(echo $WHOS | wc -w)
@@ -152,11 +152,13 @@ EOF
 
 	# 5. The same under a syscalls group (every sendto is notified).
 	g "$who" "$POL_SC" -- "$U" connect-stream "$R/s.sock" \
-		sendto-dgram "$R/d.sock"
+		sendto-dgram "$R/d.sock" sendto-hi "$R/d.sock"
 	is "$who, syscalls group: connect to the caller's socket is refused" \
 		"$(line connect-stream)" 'connect-stream: EACCES'
 	is "$who, syscalls group: sendto it too" \
 		"$(line sendto-dgram)" 'sendto-dgram: EACCES'
+	is "$who, syscalls group: ... with an address whose low 32 bits are 0" \
+		"$(line sendto-hi)" 'sendto-hi: EACCES'
 	g "$who" "$POL_SC" -- "$U" self-stream "$W/sc.sock" \
 		self-dgram "/tmp/gx-sc-$$.sock" socketpair
 	is "$who, syscalls group: local IPC works" "$rc" 0
