@@ -228,6 +228,25 @@ struct call {
 	bool blocking;
 };
 
+/* The thread group of task @tid (before Linux 6.9, no PIDFD_THREAD). */
+static pid_t
+tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return tid;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
 static int
 take_socket(const struct seccomp_notif *req, int listener, struct call *c)
 {
@@ -236,7 +255,7 @@ take_socket(const struct seccomp_notif *req, int listener, struct call *c)
 	c->pid = (pid_t)req->pid;
 	c->sfd = c->pfd = -1;
 	if (pidfd < 0)
-		pidfd = (int)syscall(SYS_pidfd_open, req->pid, 0);
+		pidfd = (int)syscall(SYS_pidfd_open, tgid_of((pid_t)req->pid), 0);
 	if (pidfd < 0)
 		return -ESRCH;
 	/* The pid is the notification's task, not a reused one. */
