@@ -119,9 +119,11 @@ filter_spec_guard(bool net_seccomp, bool no_ns, struct gx_filter_spec *spec,
 static bool
 gated(const struct gx_policy *pol, enum gx_filter_variant v, int nr)
 {
+	/* io_uring's connect and sendmsg would pass by the filter. */
 	return v == GX_VARIANT_NOTIFY && pol->network == GX_NET_NONE &&
 	    (nr == SCMP_SYS(connect) || nr == SCMP_SYS(sendto) ||
-	    nr == SCMP_SYS(sendmsg) || nr == SCMP_SYS(sendmmsg));
+	    nr == SCMP_SYS(sendmsg) || nr == SCMP_SYS(sendmmsg) ||
+	    nr == SCMP_SYS(io_uring_setup));
 }
 
 /*
@@ -145,6 +147,7 @@ add_gate(struct gx_filter_spec *spec, bool alone, bool sendto_allowed)
 	add_name(spec, "sendmmsg", SCMP_ACT_NOTIFY);
 	add(spec, "sendto", SCMP_SYS(sendto), SCMP_ACT_NOTIFY, GX_OP_NE, 4,
 	    0, 0);
+	add_name(spec, "io_uring_setup", SCMP_ACT_ERRNO(EACCES));
 }
 
 /* The gate alone (a policy without a syscalls group). */

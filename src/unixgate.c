@@ -185,6 +185,8 @@ decide(struct gx_unixgate *g, pid_t pid, const char *call,
 	*pfd = -1;
 	if (*len <= off || sa->sun_family != AF_UNIX || sa->sun_path[0] == '\0')
 		return 0;       /* unnamed, abstract (the netns) or not unix */
+	if (*len > sizeof(*sa))
+		return -EINVAL; /* as unix_validate_addr() says */
 	memcpy(path, sa->sun_path, *len - off);
 	path[*len - off] = '\0';
 	snprintf(dir, sizeof(dir), "/proc/%d/%s", (int)pid,

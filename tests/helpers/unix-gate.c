@@ -10,6 +10,8 @@
  *   sendmsg-dgram PATH   sendmsg() one byte with msg_name PATH
  *   sendto-hi PATH       sendto(PATH) with the address at 0x200000000
  *                        (a pointer whose low 32 bits are 0)
+ *   uring-setup          io_uring_setup(2) (its connect would pass by
+ *                        seccomp)
  *   self-stream PATH     bind+listen at PATH, connect to it, pass a byte
  *   self-dgram PATH      bind a datagram socket at PATH, sendto it, read
  *   socketpair           an AF_UNIX socketpair passes a byte
@@ -27,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -173,6 +176,15 @@ attempt(const char *op, char **argv, int *used)
 		    write(sv[0], "x", 1) != 1 || read(sv[1], &c, 1) != 1)
 			return -1;
 		return c == 'x' ? 0 : (errno = EIO, -1);
+	}
+	if (strcmp(op, "uring-setup") == 0) {
+		char params[120] = { 0 };       /* struct io_uring_params */
+		long fd = syscall(__NR_io_uring_setup, 1, params);
+
+		if (fd < 0)
+			return -1;
+		close((int)fd);
+		return 0;
 	}
 	*used = 1;
 	if (a == NULL)
