@@ -10,6 +10,8 @@
  *   sendmsg-dgram PATH   sendmsg() one byte with msg_name PATH
  *   sendto-hi PATH       sendto(PATH) with the address at 0x200000000
  *                        (a pointer whose low 32 bits are 0)
+ *   connect-long         connect with a 128-byte AF_UNIX address, no nul
+ *                        (longer than sockaddr_un: EINVAL)
  *   uring-setup          io_uring_setup(2) (its connect would pass by
  *                        seccomp)
  *   self-stream PATH     bind+listen at PATH, connect to it, pass a byte
@@ -176,6 +178,15 @@ attempt(const char *op, char **argv, int *used)
 		    write(sv[0], "x", 1) != 1 || read(sv[1], &c, 1) != 1)
 			return -1;
 		return c == 'x' ? 0 : (errno = EIO, -1);
+	}
+	if (strcmp(op, "connect-long") == 0) {
+		struct sockaddr_storage ss;
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		memset(&ss, 'A', sizeof(ss));
+		ss.ss_family = AF_UNIX;
+		((char *)&ss)[2] = '/';
+		return connect(fd, (struct sockaddr *)&ss, sizeof(ss));
 	}
 	if (strcmp(op, "uring-setup") == 0) {
 		char params[120] = { 0 };       /* struct io_uring_params */

@@ -9,7 +9,7 @@
 # sockets; network "all" changes nothing.  As root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 
-PLAN_PER=35
+PLAN_PER=36
 whos_setup
 U="$HELPERS/unix-gate"
 NW=$(echo $WHOS | wc -w)
@@ -88,7 +88,9 @@ EOF
 	# 1. network none: the caller's sockets are out of reach.
 	g "$who" "$POL_NONE" -- "$U" connect-stream "$R/s.sock" \
 		connect-dgram "$R/d.sock" sendto-dgram "$R/d.sock" \
-		sendmsg-dgram "$R/d.sock" uring-setup
+		sendmsg-dgram "$R/d.sock" uring-setup connect-long
+	is "$who, network none: an address longer than sockaddr_un" \
+		"$(line connect-long)" 'connect-long: EINVAL'
 	like "$who, network none: no io_uring (its connect passes by seccomp)" \
 		"$(line uring-setup)" '^uring-setup: E[A-Z]+$'
 	for op in connect-stream connect-dgram sendto-dgram sendmsg-dgram; do
