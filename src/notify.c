@@ -242,6 +242,16 @@ notify_bootstrap(struct gx_notify *ns, pid_t child, int stp,
 				ns->cmd = ns_command_pid(child);
 				pidfd = (int)syscall(SYS_pidfd_open, ns->cmd, 0);
 			}
+		} else if (ce->stage == STAGE_LISTENER_FALLBACK &&
+		    (ns->run->pol->iso_require & GX_ISO_UNIX) &&
+		    ns->gate.active) {
+			/* issue 13: no listener, no gate: refuse. */
+			if (ns->in_ns)
+				kill(ns->child, SIGKILL);
+			waitpid(ns->child, NULL, 0);
+			ce->stage = STAGE_SECCOMP;
+			rc = -1;
+			break;
 		} else if (ce->stage == STAGE_LISTENER_FALLBACK) {
 			snprintf(ns->out->reporting, sizeof(ns->out->reporting),
 			    "unavailable: %s (plain seccomp actions, no names)",

@@ -129,7 +129,7 @@ const struct gx_key gx_keys[] = {
 
 	{ "isolation", "require", GX_K_ISO, "list of strings", P(iso_require),
 	  NULL, 0, 0, "[ ]", "Any of user, pid, mount, network, cgroup, "
-	  "landlock: refuse to run without it.", NULL },
+	  "landlock, unix: refuse to run without it.", NULL },
 
 	{ "advisory", "warn", GX_K_WARN, "list of groups", P(advisory), NULL,
 	  0, 0, "( )", "Rules warned about before the command starts.",

@@ -312,5 +312,5 @@ value_add_iso(struct gx_parse *ps, const config_setting_t *e, const char *key,
 			return;
 		}
 	value_err(ps, e, key, "unknown mechanism \"%s\" (expected user, pid, "
-	    "mount, network, cgroup or landlock)", v);
+	    "mount, network, cgroup, landlock or unix)", v);
 }

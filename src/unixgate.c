@@ -68,6 +68,13 @@ unixgate_outcome_free(struct gx_outcome *out)
 	out->n_unix_denied = 0;
 }
 
+bool
+unixgate_available(void)
+{
+	return !(syscall(SYS_pidfd_getfd, -1, 0, 0) < 0 && errno == ENOSYS) &&
+	    !(syscall(SYS_openat2, -1, "", NULL, 0) < 0 && errno == ENOSYS);
+}
+
 const char *
 unixgate_check_line(void)
 {

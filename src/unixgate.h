@@ -48,6 +48,9 @@ bool unixgate_handle(struct gx_unixgate *g, const struct seccomp_notif *req,
 /* Free the outcome's unix_denied list. */
 void unixgate_outcome_free(struct gx_outcome *out);
 
+/* The kernel has what the gate needs (pidfd_getfd, openat2). */
+bool unixgate_available(void);
+
 /* --check: how pathname AF_UNIX sockets are gated on this kernel. */
 const char *unixgate_check_line(void);
 

@@ -9,7 +9,7 @@
 # sockets; network "all" changes nothing.  As root and as uid 65534.
 . "$TOP_SRCDIR/tests/integ/lib.sh"
 
-PLAN_PER=36
+PLAN_PER=38
 whos_setup
 U="$HELPERS/unix-gate"
 NW=$(echo $WHOS | wc -w)
@@ -59,6 +59,23 @@ syscalls: { allow = [ "@default", "@file-read", "@file-write", "@process",
 filesystem: { read = [ $READS"$R", "/proc", "/dev" ]; write = [ "$W", "/dev/null", "/dev/shm" ];
   tmp = "private"; };
 network: { mode = "none"; };
+audit: { sync = false; syslog = false; };
+EOF
+)
+	POL_REQ=$(policy "req-$who" <<EOF
+version = 1;
+name = "unix-req";
+filesystem: { read = [ $READS"$R" ]; write = [ "$W" ]; };
+network: { mode = "none"; };
+isolation: { require = [ "unix" ]; };
+audit: { sync = false; syslog = false; };
+EOF
+)
+	POL_REQALL=$(policy "reqall-$who" <<EOF
+version = 1;
+name = "unix-reqall";
+filesystem: { read = [ $READS"$R" ]; write = [ "$W" ]; };
+isolation: { require = [ "unix" ]; };
 audit: { sync = false; syslog = false; };
 EOF
 )
@@ -171,6 +188,14 @@ EOF
 	is "$who: the listeners saw nothing more" \
 		"$(count accepted "$T/ss-$who.out") $(count received "$T/sd-$who.out")" \
 		"2 2"
+
+	# isolation.require = [ "unix" ]: the gate or nothing.
+	g "$who" "$POL_REQ" -- "$U" connect-stream "$R/s.sock"
+	is "$who, require unix: runs with the gate" "$rc|$(line connect-stream)" \
+		"1|connect-stream: EACCES"
+	g "$who" "$POL_REQALL" -- "$U" socketpair
+	like "$who, require unix with network all: refused, nothing run" \
+		"$rc|$out|$err" '^125\|\|.*isolation.require: "unix" is not available'
 
 	# 6. Python's multiprocessing and an asyncio unix server (they bind
 	# in /tmp and the write tree) under network none.
