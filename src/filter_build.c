@@ -201,12 +201,14 @@ filter_spec_policy(const struct gx_policy *pol, enum gx_filter_variant v,
 		/*
 		 * --learn learns paths too (issue 15): the path syscalls the
 		 * allowlist has still go to the listener, which reads their
-		 * paths and lets them through (fswatch.h).  Learning only;
-		 * ordinary runs never notify them.
+		 * paths and lets them through (fswatch.h).
 		 */
 		if (v == GX_VARIANT_LEARN && fswatch_watched(pol, nr))
 			continue;
-		if (gated(pol, v, nr))
+		if (gated(pol, v, nr))  /* issue 13: the AF_UNIX gate */
+			continue;
+		/* Ordinary runs: the calls that open, create, remove, change. */
+		if (v == GX_VARIANT_NOTIFY && fswatch_watched_ordinary(pol, nr))
 			continue;
 		allow_one(spec, allow[i], nr);
 	}

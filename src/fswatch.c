@@ -131,6 +131,19 @@ fswatch_watched(const struct gx_policy *pol, int nr)
 	return pol->has_filesystem && call_of(nr) != NULL;
 }
 
+bool
+fswatch_watched_ordinary(const struct gx_policy *pol, int nr)
+{
+	const struct path_call *c;
+
+	if (!pol->has_filesystem || !pol->has_syscalls ||
+	    (c = call_of(nr)) == NULL)
+		return false;
+	/* Opens, reads or writes; creating, removing, changing: not a look. */
+	return c->a[0].use != U_STAT && strcmp(c->name, "execve") != 0 &&
+	    strcmp(c->name, "execveat") != 0;
+}
+
 const char *
 fswatch_check_note(const struct gx_policy *pol)
 {
@@ -140,8 +153,9 @@ fswatch_check_note(const struct gx_policy *pol)
 		return "# filesystem denials: not observable in a run (no "
 		    "syscalls group); --learn OUT names every path outside "
 		    "the lists";
-	return "# filesystem denials: named for refused syscalls only; "
-	    "--learn OUT names every path outside the lists";
+	return "# filesystem denials: named for path syscalls that open, "
+	    "create, remove or change (not stat, access, exec, nor below "
+	    "/dev and /proc); --learn OUT names every path outside the lists";
 }
 
 const char *
@@ -423,6 +437,9 @@ check_path(struct gx_fswatch *w, const char *abs, enum use use,
 	bool write = use == U_MOD || use == U_NEW, refused;
 
 	if (w->tmp_private && fsw_below(abs, "/tmp"))
+		goto done;
+	/* The mount view's own /dev and /proc: not the lists' business. */
+	if (!host && (fsw_below(abs, "/dev") || fsw_below(abs, "/proc")))
 		goto done;
 	switch (use) {
 	case U_STAT:

@@ -20,10 +20,12 @@ struct seccomp_notif;
  *    reads the path from the task's memory, resolves it against the
  *    task's working directory or dirfd, and checks it against the
  *    policy's filesystem lists;
- *  - in ordinary runs only the path of a syscall the filter refuses
- *    anyway is checked (free: that call is already notified), which
- *    explains e.g. touch under a read-only policy; the record says the
- *    rest is not observable.
+ *  - in ordinary runs the path syscalls that open, create, remove or
+ *    change (fswatch_watched_ordinary()) and those the filter refuses
+ *    anyway are checked, lexically only (the host is not consulted: no
+ *    existence oracle), with paths below /dev and /proc left out (the
+ *    mount view's own); stat, access and exec are not watched (the
+ *    record's filesystem.observed and guardexec(1) say so).
  * Parent side only.  A path outside the lists is added to the outcome's
  * fs_denied, once per (path, access), with the entry --learn proposes.
  */
@@ -56,6 +58,17 @@ void fswatch_free(struct gx_fswatch *w);
  * policy has a filesystem group (pure).
  */
 bool fswatch_watched(const struct gx_policy *pol, int nr);
+
+/*
+ * Whether an ordinary (not learning) run of @pol sends the native
+ * syscall @nr to the listener although the allowlist has it: the path
+ * syscalls that open, create, remove or change (not stat, access, exec),
+ * when the policy has a filesystem and a syscalls group (pure).  The
+ * listener lets them through (SECCOMP_USER_NOTIF_FLAG_CONTINUE: the
+ * kernel, Landlock and the mount view still decide) after checking
+ * their paths.
+ */
+bool fswatch_watched_ordinary(const struct gx_policy *pol, int nr);
 
 /*
  * The notified call @req (not yet answered, on @listener): when it is a

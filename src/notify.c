@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +23,14 @@
 #include "supervise.h"
 #include "sys.h"
 #include "util.h"
+
+/* Linux >= 6.6: wake the supervisor on the notifying task's CPU. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS _IOW('!', 4, uint64_t)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1UL
+#endif
 
 int
 notify_init(struct gx_notify *ns, const struct gx_run *run,
@@ -54,9 +64,10 @@ fs_reporting(struct gx_notify *ns)
 	else if (ns->run->learn)
 		how = "learn: every path syscall checked against the lists";
 	else
-		how = "refused syscalls only: other filesystem denials are not "
-		    "observable here (needs --learn; Landlock audit needs "
-		    "Linux >= 6.15 with the audit subsystem on)";
+		how = "path syscalls: open, create, remove and change checked "
+		    "against the lists (lexically); stat, access, exec and "
+		    "paths below /dev and /proc are not observable here "
+		    "(needs --learn)";
 	strlcpy(ns->out->fs_reporting, how, sizeof(ns->out->fs_reporting));
 }
 
@@ -129,10 +140,11 @@ notify_handle(struct gx_notify *ns)
 
 		name = filter_syscall_name(req->data.arch, req->data.nr);
 		/*
-		 * Learning: a path syscall the allowlist has is notified only
-		 * for its path (fswatch_watched); it is neither used nor denied.
+		 * A path syscall the allowlist has is notified only for its
+		 * path (fswatch_watched, fswatch_watched_ordinary): the kernel
+		 * decides; it is neither used nor denied.
 		 */
-		if (ns->run->learn && path_call && pol->has_syscalls &&
+		if (path_call && pol->has_syscalls &&
 		    strv_contains(pol->sys_allow, name)) {
 			free(name);
 			resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
@@ -171,6 +183,13 @@ take_listener(struct gx_notify *ns, int pidfd, struct pollfd *p,
 
 	if (fd >= 0) {
 		ns->fd = fd;
+		/*
+		 * The watched path syscalls are a round trip each: a
+		 * synchronous wake-up roughly halves it where the kernel has it
+		 * (an optimisation only: older kernels say EINVAL).
+		 */
+		(void)ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+		    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 0);
 		strlcpy(ns->out->reporting, "notify", sizeof(ns->out->reporting));
 		return 1;
 	}

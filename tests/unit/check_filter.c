@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "filter_spec.h"
 #include "log.h"
 #include "policy.h"
 #include "util.h"
@@ -294,6 +295,62 @@ START_TEST(test_build_with_syscalls)
 }
 END_TEST
 
+/* spec_allows: @spec has an unconditional ALLOW rule for @name. */
+static bool
+spec_allows(const struct gx_filter_spec *spec, const char *name)
+{
+	for (size_t i = 0; i < spec->n; i++)
+		if (strcmp(spec->rules[i].name, name) == 0 &&
+		    spec->rules[i].action == SCMP_ACT_ALLOW)
+			return true;
+	return false;
+}
+
+/*
+ * Issue 15: with a filesystem group, an ordinary run's listener sees the
+ * path syscalls that open, create, remove or change (it names the paths
+ * the lists refuse and lets the call go on); lookups stay in BPF; the
+ * plain variant and a policy without a filesystem group are unchanged.
+ */
+START_TEST(test_ordinary_watch)
+{
+	static const char *const watched[] = { "openat", "open", "mkdir",
+		"unlinkat", "rename", "utimensat", "creat", NULL };
+	static const char *const direct[] = { "newfstatat", "access",
+		"execve", "read", "write", NULL };
+	const char *allow = "syscalls: { allow = [ \"@default\", "
+	    "\"@file-read\", \"@file-write\", \"@process\", \"write\" ]; };";
+	char *with = xasprintf(HEAD "%s filesystem: { read = [ \"/usr\" ]; };",
+	    allow);
+	char *without = xasprintf(HEAD "%s", allow);
+	struct gx_filter_spec spec;
+	struct gx_diag d = { 0 };
+	struct gx_policy pol;
+
+	unit_load_policy(with, &pol);
+	ck_assert_int_eq(filter_spec_policy(&pol, GX_VARIANT_NOTIFY, &spec,
+	    &d), 0);
+	for (size_t i = 0; watched[i] != NULL; i++)
+		ck_assert_msg(!spec_allows(&spec, watched[i]), "%s", watched[i]);
+	for (size_t i = 0; direct[i] != NULL; i++)
+		ck_assert_msg(spec_allows(&spec, direct[i]), "%s", direct[i]);
+	filter_spec_free(&spec);
+	ck_assert_int_eq(filter_spec_policy(&pol, GX_VARIANT_PLAIN, &spec,
+	    &d), 0);
+	ck_assert(spec_allows(&spec, "openat"));
+	filter_spec_free(&spec);
+	policy_free(&pol);
+	unit_load_policy(without, &pol);
+	ck_assert_int_eq(filter_spec_policy(&pol, GX_VARIANT_NOTIFY, &spec,
+	    &d), 0);
+	ck_assert(spec_allows(&spec, "openat"));
+	filter_spec_free(&spec);
+	policy_free(&pol);
+	free(with);
+	free(without);
+}
+END_TEST
+
 START_TEST(test_build_every_group)
 {
 	struct gx_diag d = { 0 };
@@ -560,6 +617,7 @@ filter_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_loaded_errno);
 	tcase_add_test(tc, test_loaded_kill);
+	tcase_add_test(tc, test_ordinary_watch);
 	tcase_add_test(tc, test_loaded_log);
 	tcase_add_test(tc, test_loaded_guard);
 	suite_add_tcase(s, tc);
