@@ -185,8 +185,6 @@ add_rule(struct table *t, uint32_t nr, const struct gx_rule *r, bool wide,
 {
 	struct leaf *l = entry(t, nr), want;
 	bool fresh = l->arg < 0 && l->nomatch == t->def;
-	/* A full 64-bit mask (the AF_UNIX gate's sendto) checks both words. */
-	bool full = op == GX_OP_MASKED_EQ && mask == ~(uint64_t)0;
 
 	if (op == GX_OP_NONE) {
 		if (!fresh)
@@ -195,7 +193,7 @@ add_rule(struct table *t, uint32_t nr, const struct gx_rule *r, bool wide,
 		return 0;
 	}
 	if (arg > 5 || (val >> 32) != 0 ||
-	    (op == GX_OP_MASKED_EQ && (mask >> 32) != 0 && !full))
+	    (op == GX_OP_MASKED_EQ && (mask >> 32) != 0))
 		return -ENOTSUP;
 	want = (struct leaf){ 0 };
 	want.arg = (int)arg;
@@ -204,7 +202,7 @@ add_rule(struct table *t, uint32_t nr, const struct gx_rule *r, bool wide,
 	 * On x86_64 a NE compares all 64 bits: "equal" needs the upper word
 	 * 0.  A mask with an empty upper word ignores it, as libseccomp does.
 	 */
-	want.hi = wide && (op == GX_OP_NE || full);
+	want.hi = wide && op == GX_OP_NE;
 	want.match = op == GX_OP_MASKED_EQ ? r->action : t->def;
 	want.nomatch = op == GX_OP_MASKED_EQ ? t->def : r->action;
 	if (!fresh && (l->arg != want.arg || l->mask != want.mask ||

@@ -101,9 +101,4 @@ explain_outcome(struct gx_state *st, const struct gx_outcome *o, bool learn)
 		notice(st, "%s", msg);
 		free(msg);
 	}
-	/* issue 13: the AF_UNIX gate's refusals ("connect /run/x.sock") */
-	for (size_t i = 0; i < o->n_unix_denied; i++)
-		notice(st, "network none: %s: refused, outside the write "
-		    "tree (network.unix allows one by name)",
-		    o->unix_denied[i]);
 }

@@ -110,62 +110,6 @@ filter_spec_guard(bool net_seccomp, bool no_ns, struct gx_filter_spec *spec,
 	return 0;
 }
 
-/*
- * Issue 13, the AF_UNIX gate: under network "none" the listener sees
- * every connect, sendmsg and sendmmsg, and sendto with a destination
- * (unixgate.h decides and does the call itself).  A syscalls group's
- * allowlist must not let them through first.
- */
-static bool
-gated(const struct gx_policy *pol, enum gx_filter_variant v, int nr)
-{
-	/* io_uring's connect and sendmsg would pass by the filter. */
-	return v == GX_VARIANT_NOTIFY && pol->network == GX_NET_NONE &&
-	    (nr == SCMP_SYS(connect) || nr == SCMP_SYS(sendto) ||
-	    nr == SCMP_SYS(sendmsg) || nr == SCMP_SYS(sendmmsg) ||
-	    nr == SCMP_SYS(io_uring_setup));
-}
-
-/*
- * Under a syscalls group (default NOTIFY) the calls are simply left out
- * of the allowlist; alone (default ALLOW) sendto without a destination
- * (send(2)) stays off the hot path: a 64-bit NE on its fifth argument.
- * With a syscalls group that allows sendto, one without a destination
- * is allowed by a 64-bit EQ (the other outcome is the default, NOTIFY).
- */
-static void
-add_gate(struct gx_filter_spec *spec, bool alone, bool sendto_allowed)
-{
-	if (!alone) {
-		if (sendto_allowed)
-			add(spec, "sendto", SCMP_SYS(sendto), SCMP_ACT_ALLOW,
-			    GX_OP_MASKED_EQ, 4, ~(uint64_t)0, 0);
-		return;
-	}
-	add_name(spec, "connect", SCMP_ACT_NOTIFY);
-	add_name(spec, "sendmsg", SCMP_ACT_NOTIFY);
-	add_name(spec, "sendmmsg", SCMP_ACT_NOTIFY);
-	add(spec, "sendto", SCMP_SYS(sendto), SCMP_ACT_NOTIFY, GX_OP_NE, 4,
-	    0, 0);
-	add_name(spec, "io_uring_setup", SCMP_ACT_ERRNO(EACCES));
-}
-
-/* The gate alone (a policy without a syscalls group). */
-int
-filter_spec_gate(const struct gx_policy *pol, struct gx_filter_spec *spec)
-{
-	memset(spec, 0, sizeof(*spec));
-	spec->def = SCMP_ACT_ALLOW;
-	spec->badarch = SCMP_ACT_KILL_PROCESS;
-	spec->arches = GX_ARCHES_NATIVE;
-	(void)pol;
-	add_gate(spec, true, false);
-	/* The startup handshake waits in the marker (filter.h). */
-	add(spec, "marker", GX_MARKER_SYSCALL, SCMP_ACT_NOTIFY, GX_OP_NONE, 0,
-	    0, 0);
-	return 0;
-}
-
 int
 filter_spec_policy(const struct gx_policy *pol, enum gx_filter_variant v,
     struct gx_filter_spec *spec, struct gx_diag *diag)
@@ -205,15 +149,11 @@ filter_spec_policy(const struct gx_policy *pol, enum gx_filter_variant v,
 		 */
 		if (v == GX_VARIANT_LEARN && fswatch_watched(pol, nr))
 			continue;
-		if (gated(pol, v, nr))  /* issue 13: the AF_UNIX gate */
-			continue;
 		/* Ordinary runs: the calls that open, create, remove, change. */
 		if (v == GX_VARIANT_NOTIFY && fswatch_watched_ordinary(pol, nr))
 			continue;
 		allow_one(spec, allow[i], nr);
 	}
-	if (pol->has_syscalls && gated(pol, v, SCMP_SYS(sendto)))
-		add_gate(spec, false, strv_contains(allow, "sendto"));
 	/* A process must always be able to end. */
 	if (!strv_contains(allow, "exit"))
 		add_name(spec, "exit", SCMP_ACT_ALLOW);
@@ -314,21 +254,6 @@ filter_build(const struct gx_policy *pol, bool net_seccomp, bool learn,
 	if (learn) {
 		if (build_policy(pol, GX_VARIANT_LEARN, &f->notify, diag) < 0)
 			goto fail;
-		return 0;
-	}
-	if (!pol->has_syscalls && pol->network == GX_NET_NONE) {
-		/* The AF_UNIX gate alone; no plain variant (unixgate.h). */
-		struct gx_filter_spec spec;
-		int rc;
-
-		(void)filter_spec_gate(pol, &spec);
-		rc = compile(&spec, &f->notify);
-		filter_spec_free(&spec);
-		if (rc < 0) {
-			diag_add(diag, "building the AF_UNIX gate: %s",
-			    strerror(-rc));
-			goto fail;
-		}
 		return 0;
 	}
 	if (!pol->has_syscalls)

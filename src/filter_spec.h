@@ -62,9 +62,6 @@ int filter_spec_policy(const struct gx_policy *pol,
     enum gx_filter_variant v, struct gx_filter_spec *spec,
     struct gx_diag *diag);
 
-/* The AF_UNIX gate alone, for network "none" without a syscalls group. */
-int filter_spec_gate(const struct gx_policy *pol, struct gx_filter_spec *spec);
-
 void filter_spec_free(struct gx_filter_spec *spec);
 
 /*

@@ -22,7 +22,6 @@
 #include "explain.h"
 #include "filter.h"
 #include "fswatch.h"
-#include "unixgate.h"
 #include "learn.h"
 #include "log.h"
 #include "mechanisms.h"
@@ -224,7 +223,6 @@ run_command(struct gx_state *st, struct gx_diag *d)
 	if (run.learn && out.status != GX_STATUS_REFUSED)
 		learn_write(st, &out);
 	fswatch_outcome_free(&out);
-	unixgate_outcome_free(&out);    /* issue 13 */
 
 	filter_free(&filter);
 	state_free(st);

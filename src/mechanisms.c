@@ -17,7 +17,6 @@
 #include "ns.h"
 #include "procfs.h"
 #include "supervise.h"
-#include "unixgate.h"
 #include "util.h"
 
 /*
@@ -41,9 +40,6 @@ require_isolation(struct gx_state *st, struct gx_diag *d)
 		have |= GX_ISO_CGROUP;
 	if (st->sb.landlock_fd >= 0)
 		have |= GX_ISO_LANDLOCK;
-	if (st->pol.network == GX_NET_NONE && st->opts.learn == NULL &&
-	    unixgate_available())       /* issue 13 */
-		have |= GX_ISO_UNIX;
 	missing = st->pol.iso_require & ~have;
 	for (int b = 0; gx_iso_names[b] != NULL; b++)
 		if (missing & (1u << b))

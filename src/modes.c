@@ -16,7 +16,6 @@
 #include "fswatch.h"
 #include "mechanisms.h"
 #include "modes.h"
-#include "unixgate.h"
 #include "ns.h"
 #include "supervise.h"
 #include "sys.h"
@@ -179,8 +178,6 @@ mode_check(struct gx_state *st, int lookup_rc)
 	if (fswatch_check_note(&st->pol) != NULL)
 		printf("%s\n", fswatch_check_note(&st->pol));
 	print_namespaces(st, nsb, why);
-	if (st->pol.network == GX_NET_NONE)     /* issue 13 */
-		printf("# unix: %s\n", unixgate_check_line());
 }
 
 int

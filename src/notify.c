@@ -43,7 +43,6 @@ notify_init(struct gx_notify *ns, const struct gx_run *run,
 	strlcpy(out->reporting, run->filter->notify.len > 0 ? "notify" : "off",
 	    sizeof(out->reporting));
 	fswatch_init(&ns->fs, run->pol, run->cwd, run->learn);
-	unixgate_init(&ns->gate, run);  /* issue 13 */
 	if (run->filter->notify.len > 0 &&
 	    seccomp_notify_alloc(&ns->req, &ns->resp) != 0)
 		return -1;
@@ -133,8 +132,6 @@ notify_handle(struct gx_notify *ns)
 	} else if (filter_noop_id_call(req, &noop_val) &&
 	    seccomp_notify_id_valid(ns->fd, req->id) == 0) {
 		resp->val = noop_val;   /* a no-op id call: not a denial */
-	} else if (unixgate_handle(&ns->gate, req, resp, ns->fd, ns->out)) {
-		/* issue 13: the AF_UNIX gate answered (unixgate.h) */
 	} else {
 		bool path_call = fswatch_observe(&ns->fs, req, ns->fd, ns->out);
 
@@ -261,16 +258,6 @@ notify_bootstrap(struct gx_notify *ns, pid_t child, int stp,
 				ns->cmd = ns_command_pid(child);
 				pidfd = (int)syscall(SYS_pidfd_open, ns->cmd, 0);
 			}
-		} else if (ce->stage == STAGE_LISTENER_FALLBACK &&
-		    (ns->run->pol->iso_require & GX_ISO_UNIX) &&
-		    ns->gate.active) {
-			/* issue 13: no listener, no gate: refuse. */
-			if (ns->in_ns)
-				kill(ns->child, SIGKILL);
-			waitpid(ns->child, NULL, 0);
-			ce->stage = STAGE_SECCOMP;
-			rc = -1;
-			break;
 		} else if (ce->stage == STAGE_LISTENER_FALLBACK) {
 			snprintf(ns->out->reporting, sizeof(ns->out->reporting),
 			    "unavailable: %s (plain seccomp actions, no names)",
@@ -304,11 +291,6 @@ void
 notify_free(struct gx_notify *ns)
 {
 	fs_reporting(ns);
-	if (ns->gate.active && ns->out != NULL)  /* issue 13 */
-		strlcpy(ns->out->unix_gate, strcmp(ns->out->reporting,
-		    "notify") == 0 ? "notify" : "open: no seccomp listener",
-		    sizeof(ns->out->unix_gate));
-	unixgate_free(&ns->gate);
 	notify_close(ns);
 	fswatch_free(&ns->fs);
 	seccomp_notify_free(ns->req, ns->resp);

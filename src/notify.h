@@ -6,7 +6,6 @@
 #include <sys/types.h>
 
 #include "fswatch.h"
-#include "unixgate.h"
 
 struct gx_run;
 struct gx_outcome;
@@ -31,7 +30,6 @@ struct gx_notify {
 	bool exec_done;             /* past the marker syscall */
 	struct gx_outcome *out;     /* denials are counted here */
 	struct gx_fswatch fs;       /* paths against the filesystem lists */
-	struct gx_unixgate gate;    /* issue 13: AF_UNIX under network none */
 };
 
 /*

@@ -59,7 +59,6 @@ struct gx_fsdenial {
 };
 
 #define GX_MAX_FS_DENIED 256
-#define GX_MAX_UNIX_DENIED 32
 
 struct gx_outcome {
 	enum gx_status status;
@@ -91,10 +90,6 @@ struct gx_outcome {
 	size_t n_fs_denied;
 	bool fs_denied_overflow;
 	char fs_reporting[256];
-	/* issue 13: the AF_UNIX gate (unixgate.h) and what it refused */
-	char unix_gate[96];         /* "" (network all), or how it holds */
-	char *unix_denied[GX_MAX_UNIX_DENIED];  /* "connect PATH" */
-	size_t n_unix_denied;
 	unsigned namespaces;        /* GX_NS_* (ns.h) the command ran in */
 	char ns_missing[128];       /* why none, when they were asked for */
 };

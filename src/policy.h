@@ -56,7 +56,6 @@ struct gx_policy {
 	enum gx_tmp fs_tmp;     /* filesystem.tmp */
 
 	enum gx_net network;
-	char **net_unix;        /* network.unix: sockets reachable under none */
 	unsigned iso_require;   /* enum gx_iso bits */
 
 	struct gx_advisory_rule *advisory;

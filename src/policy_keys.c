@@ -123,13 +123,10 @@ const struct gx_key gx_keys[] = {
 	{ "network", "mode", GX_K_ENUM, "string", P(network), gx_net_names,
 	  0, 0, "\"all\"", "\"none\" for commands that need no network "
 	  "(local AF_UNIX still works).", "\"all\"" },
-	{ "network", "unix", GX_K_SOCKETS, "list of strings", P(net_unix),
-	  NULL, 0, 0, "[ ]", "With \"none\": AF_UNIX sockets outside the "
-	  "write tree the command may still reach (an ssh-agent).", NULL },
 
 	{ "isolation", "require", GX_K_ISO, "list of strings", P(iso_require),
 	  NULL, 0, 0, "[ ]", "Any of user, pid, mount, network, cgroup, "
-	  "landlock, unix: refuse to run without it.", NULL },
+	  "landlock: refuse to run without it.", NULL },
 
 	{ "advisory", "warn", GX_K_WARN, "list of groups", P(advisory), NULL,
 	  0, 0, "( )", "Rules warned about before the command starts.",

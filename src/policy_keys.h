@@ -32,7 +32,6 @@ enum gx_kind {
 	GX_K_SYS_DENY,          /* syscalls.deny: names and @groups */
 	GX_K_ERRNO,             /* syscalls.errno: a name or 1..4095 */
 	GX_K_PATHS,             /* a list of paths -> char ** at @off */
-	GX_K_SOCKETS,           /* a list of AF_UNIX socket paths (issue 13) */
 	GX_K_ISO,               /* isolation.require: mechanism names */
 	GX_K_WARN,              /* advisory.warn: a list of rules */
 	GX_K_RULE,              /* a member of an advisory.warn rule */

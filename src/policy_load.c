@@ -222,7 +222,6 @@ policy_free(struct gx_policy *pol)
 	strv_free(pol->sys_deny);
 	strv_free(pol->fs_read);
 	strv_free(pol->fs_write);
-	strv_free(pol->net_unix);
 	for (size_t i = 0; i < pol->n_advisory; i++)
 		advisory_rule_free(&pol->advisory[i]);
 	free(pol->advisory);

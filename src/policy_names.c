@@ -53,7 +53,7 @@ const struct gx_name gx_facility_names[] = {
 };
 
 const char *const gx_iso_names[] = { "user", "pid", "mount", "network",
-	"cgroup", "landlock", "unix", NULL };
+	"cgroup", "landlock", NULL };
 
 const char *
 policy_name_of(const struct gx_name *table, int value)

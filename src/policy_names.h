@@ -25,7 +25,6 @@ enum gx_iso {
 	GX_ISO_NETWORK = 1 << 3,
 	GX_ISO_CGROUP = 1 << 4,
 	GX_ISO_LANDLOCK = 1 << 5,
-	GX_ISO_UNIX = 1 << 6,       /* issue 13: the AF_UNIX gate */
 };
 
 /* One name of an enumeration; a table ends with a NULL name. */

@@ -218,7 +218,7 @@ parse_scalar(struct gx_parse *ps, const config_setting_t *s,
 	case GX_K_VERSION: case GX_K_NAME: case GX_K_USER: case GX_K_ENV_ALLOW:
 	case GX_K_ENV_SET: case GX_K_SYS_ALLOW: case GX_K_SYS_DENY:
 	case GX_K_ERRNO: case GX_K_PATHS: case GX_K_ISO: case GX_K_WARN:
-	case GX_K_SOCKETS: case GX_K_RULE: case GX_K_LOG: case GX_K_FACILITY:
+	case GX_K_RULE: case GX_K_LOG: case GX_K_FACILITY:
 		break;
 	}
 }
@@ -380,9 +380,6 @@ parse_key(struct gx_parse *ps, const config_setting_t *s,
 	case GX_K_PATHS:
 		value_strings(ps, s, k, value_add_path, field);
 		break;
-	case GX_K_SOCKETS:
-		value_strings(ps, s, k, value_add_socket, field);
-		break;
 	case GX_K_ISO:
 		value_strings(ps, s, k, value_add_iso, NULL);
 		break;
@@ -515,7 +512,7 @@ defaults(struct gx_policy *pol)
 		case GX_K_VERSION: case GX_K_NAME: case GX_K_CPU:
 		case GX_K_COUNT: case GX_K_RSIZE: case GX_K_USER:
 		case GX_K_ENV_ALLOW: case GX_K_ENV_SET: case GX_K_SYS_ALLOW:
-		case GX_K_SYS_DENY: case GX_K_PATHS: case GX_K_SOCKETS: case GX_K_ISO:
+		case GX_K_SYS_DENY: case GX_K_PATHS: case GX_K_ISO:
 		case GX_K_WARN: case GX_K_RULE: case GX_K_LOG:
 			break;
 		}

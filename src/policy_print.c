@@ -327,7 +327,7 @@ print_text(const struct printer *p, const struct gx_key *k, const void *field)
 	case GX_K_SYS_ALLOW:
 		print_list(p->out, k->name, p->allow ? p->allow : pol->sys_allow);
 		break;
-	case GX_K_PATHS: case GX_K_SOCKETS:
+	case GX_K_PATHS:
 		print_paths(p, k->name, *(char **const *)field);
 		break;
 	case GX_K_ENV_ALLOW: case GX_K_SYS_DENY:
@@ -386,8 +386,8 @@ print_key(const struct printer *p, const struct gx_key *k)
 		break;
 	case GX_K_USER: case GX_K_ENV_ALLOW: case GX_K_ENV_SET:
 	case GX_K_SYS_ALLOW: case GX_K_SYS_DENY: case GX_K_ERRNO:
-	case GX_K_PATHS: case GX_K_SOCKETS: case GX_K_ISO: case GX_K_WARN:
-	case GX_K_LOG: case GX_K_FACILITY:
+	case GX_K_PATHS: case GX_K_ISO: case GX_K_WARN: case GX_K_LOG:
+	case GX_K_FACILITY:
 		print_text(p, k, field);
 		break;
 	}

@@ -280,28 +280,6 @@ value_add_path(struct gx_parse *ps, const config_setting_t *e, const char *key,
 }
 
 void
-value_add_socket(struct gx_parse *ps, const config_setting_t *e,
-    const char *key, const char *v, void *arg)
-{
-	char ***list = arg;
-	struct stat st;
-	char *abs;
-
-	if (v[0] != '/') {
-		value_err(ps, e, key, "%s: not an absolute path", v);
-		return;
-	}
-	abs = path_resolve(ps->dir, v);
-	if (stat(abs, &st) < 0)
-		value_err(ps, e, key, "%s: %s", abs, strerror(errno));
-	else if (!S_ISSOCK(st.st_mode))
-		value_err(ps, e, key, "%s: not an AF_UNIX socket", abs);
-	else if (!strv_contains(*list, abs))
-		*list = strv_append(*list, abs);
-	free(abs);
-}
-
-void
 value_add_iso(struct gx_parse *ps, const config_setting_t *e, const char *key,
     const char *v, void *arg)
 {
@@ -312,5 +290,5 @@ value_add_iso(struct gx_parse *ps, const config_setting_t *e, const char *key,
 			return;
 		}
 	value_err(ps, e, key, "unknown mechanism \"%s\" (expected user, pid, "
-	    "mount, network, cgroup, landlock or unix)", v);
+	    "mount, network, cgroup or landlock)", v);
 }

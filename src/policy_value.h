@@ -86,9 +86,6 @@ void value_add_env_allow(struct gx_parse *ps, const config_setting_t *e,
     const char *key, const char *v, void *arg);
 void value_add_syscall(struct gx_parse *ps, const config_setting_t *e,
     const char *key, const char *v, void *arg);
-/* value_add_path() for an existing AF_UNIX socket (network.unix). */
-void value_add_socket(struct gx_parse *ps, const config_setting_t *e,
-    const char *key, const char *v, void *arg);
 void value_add_path(struct gx_parse *ps, const config_setting_t *e,
     const char *key, const char *v, void *arg);
 void value_add_iso(struct gx_parse *ps, const config_setting_t *e,

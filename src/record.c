@@ -343,8 +343,6 @@ add_resources(json_t *rec, const struct gx_record_in *in)
 	j = xjson(json_object());
 	set(j, "filesystem", str_or_null(in->isolation_fs));
 	set(j, "network", str_or_null(in->isolation_net));
-	if (o != NULL && o->unix_gate[0] != '\0')      /* issue 13 */
-		set(j, "unix", json_string(o->unix_gate));
 	set(j, "cgroup", str_or_null(in->isolation_cgroup));
 	set(j, "user", str_or_null(in->isolation_user));
 	if (in->isolation_cgroup_why != NULL)
