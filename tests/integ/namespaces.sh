@@ -340,7 +340,10 @@ for who in $WHOS; do
 		continue
 	fi
 	rm -f "$T/res-$who.json"
-	as "$who" strace -f -o /dev/null -e trace=open_tree \
+	# LeakSanitizer cannot run under ptrace (a sanitizer build would
+	# exit 1 at the end): leaks are checked by every other run.
+	as "$who" env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -o /dev/null -e trace=open_tree \
 		-e inject=open_tree:error=EPERM "$GUARDEXEC" -p "$INITFAIL" \
 		-l "$T/log-$who.log" -r "$T/res-$who.json" -- echo ran \
 		> "$T/out" 2> /dev/null
